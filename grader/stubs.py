@@ -1,0 +1,141 @@
+"""Generate the student stubs in ``exercises/`` from the reference ``solutions/``.
+
+``solutions/`` is the single source of truth. In each exercise module the
+parts a student writes lie between ``### BEGIN SOLUTION`` and
+``### END SOLUTION``; nbgrader's ClearSolutions rule replaces each such
+region by a stub, indented like the marker, and keeps every other line
+(docstrings, signatures, imports) unchanged. The stub depends on where the
+region sits:
+
+- inside a function or method: ``raise NotImplementedError("<exercise>:
+  <name> is not implemented yet ...")``, pointing at the docstring and the
+  section of the lab text named on the module docstring's ``Lab text:`` line;
+- directly in a class body (helper methods of the reference): a comment
+  inviting the student to add what they need, since a ``raise`` there would
+  break the import.
+
+Files without markers (``__init__.py``, ``lab.py``) are copied as they are.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+BEGIN = "### BEGIN SOLUTION"
+END = "### END SOLUTION"
+GENERATED_FILES = (
+    "__init__.py",
+    "collate.py",
+    "sharding.py",
+    "seeding.py",
+    "bucketing.py",
+    "tokens.py",
+    "lab.py",
+)
+_SCOPE = re.compile(r"^(\s*)(?:async\s+def|def|class)\s+(\w+)")
+_LAB_POINTER = re.compile(r"^Lab text:\s*(.+?)\.?\s*$", re.MULTILINE)
+
+
+class StubError(ValueError):
+    """A solution file whose markers cannot be turned into stubs."""
+
+
+def _clear_solutions(code_stub: str):
+    """nbgrader's ClearSolutions preprocessor configured for our markers and this stub."""
+    from nbgrader.preprocessors import ClearSolutions  # slow import: only when generating
+
+    return ClearSolutions(
+        code_stub={"python": code_stub},
+        begin_solution_delimeter=BEGIN,
+        end_solution_delimeter=END,
+    )
+
+
+def _enclosing_scopes(lines: list[str], index: int) -> list[tuple[str, str]]:
+    """The (kind, name) of the defs and classes enclosing line ``index``, outermost first."""
+    indent = len(lines[index]) - len(lines[index].lstrip())
+    scopes = []
+    for line in reversed(lines[:index]):
+        match = _SCOPE.match(line)
+        if match and len(match.group(1)) < indent:
+            kind = "class" if line.lstrip().startswith("class") else "def"
+            scopes.append((kind, match.group(2)))
+            indent = len(match.group(1))
+    return scopes[::-1]
+
+
+def stub_for(lines: list[str], index: int, exercise: str, lab_pointer: str) -> str:
+    """The code that replaces the solution region whose BEGIN marker is ``lines[index]``."""
+    scopes = _enclosing_scopes(lines, index)
+    if not scopes:
+        raise StubError(f"{exercise}.py line {index + 1}: a solution region must sit inside a def or class")
+    qualname = ".".join(name for _, name in scopes)
+    if scopes[-1][0] == "class":
+        return f"# Add any helper methods {qualname} needs here (see its docstring)."
+    where = f" Read its docstring, then the lab text: {lab_pointer}." if lab_pointer else " Read its docstring."
+    message = f"{exercise}: {qualname} is not implemented yet.{where}"
+    return f"raise NotImplementedError({message!r})"
+
+
+def make_exercise(source: str, exercise: str) -> str:
+    """Return the student version of one solution module's source text."""
+    lines = source.split("\n")
+    pointer = _LAB_POINTER.search(source)
+    lab_pointer = pointer.group(1) if pointer else ""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if BEGIN not in lines[i]:
+            if END in lines[i]:
+                raise StubError(f"{exercise}.py line {i + 1}: {END} without {BEGIN}")
+            out.append(lines[i])
+            i += 1
+            continue
+        end = next((j for j in range(i + 1, len(lines)) if END in lines[j] or BEGIN in lines[j]), None)
+        if end is None or BEGIN in lines[end]:
+            raise StubError(f"{exercise}.py line {i + 1}: {BEGIN} has no matching {END}")
+        out.append(_clear_region(lines[i : end + 1], stub_for(lines, i, exercise, lab_pointer)))
+        i = end + 1
+    return "\n".join(out)
+
+
+def _clear_region(region: list[str], stub: str) -> str:
+    """Apply nbgrader's ClearSolutions rule to one marked region."""
+    from nbformat.v4 import new_code_cell
+
+    cell = new_code_cell("\n".join(region))
+    _clear_solutions(stub)._replace_solution_region(cell, "python")
+    return cell.source
+
+
+def expected_exercises(solutions_dir: Path) -> dict[str, str]:
+    """Map each generated file name to the text ``exercises/`` must hold."""
+    files = {}
+    for name in GENERATED_FILES:
+        path = solutions_dir / name
+        if not path.is_file():
+            raise StubError(f"{path} is missing: every file in GENERATED_FILES must exist in solutions/")
+        source = path.read_text(encoding="utf-8")
+        files[name] = make_exercise(source, path.stem) if BEGIN in source else source
+    return files
+
+
+def stale_files(solutions_dir: Path, exercises_dir: Path) -> list[str]:
+    """Names of the files in ``exercises_dir`` that differ from what generation would write."""
+    stale = []
+    for name, text in expected_exercises(solutions_dir).items():
+        target = exercises_dir / name
+        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+            stale.append(name)
+    return stale
+
+
+def write_exercises(solutions_dir: Path, exercises_dir: Path) -> list[str]:
+    """(Re)write the generated files of ``exercises_dir``; return the names that changed."""
+    changed = stale_files(solutions_dir, exercises_dir)
+    exercises_dir.mkdir(parents=True, exist_ok=True)
+    files = expected_exercises(solutions_dir)
+    for name in changed:
+        (exercises_dir / name).write_text(files[name], encoding="utf-8")
+    return changed
