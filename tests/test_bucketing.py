@@ -1,0 +1,96 @@
+"""Exercise 4: BucketBatchSampler (see exercises/bucketing.py)."""
+
+import math
+import random
+
+import numpy as np
+import pytest
+import torch
+
+pytestmark = pytest.mark.bucketing
+
+
+def sampler(lab, lengths, batch_size, seed=0, **kwargs):
+    return lab.bucketing.BucketBatchSampler(lengths, batch_size, generator=torch.Generator().manual_seed(seed), **kwargs)
+
+
+@pytest.mark.parametrize("bad", [{"batch_size": 0}, {"batch_size": -3}, {"pool_batches": 0}])
+def test_rejects_sizes_below_one(lab, bad):
+    args = {"batch_size": 4, "pool_batches": 2, **bad}
+    with pytest.raises(ValueError):
+        lab.bucketing.BucketBatchSampler([3, 1, 2], **args)
+
+
+@pytest.mark.parametrize("n, batch_size, drop_last, expected", [(10, 3, False, 4), (10, 3, True, 3), (12, 4, True, 3), (2, 5, True, 0)])
+def test_len_counts_the_batches_of_an_epoch(lab, n, batch_size, drop_last, expected):
+    s = sampler(lab, list(range(n)), batch_size, drop_last=drop_last)
+    assert len(s) == expected
+    assert len(list(s)) == expected
+
+
+def test_one_epoch_covers_every_index_once_in_lists_of_ints(lab):
+    lengths = [5, 3, 9, 1, 4, 4, 8, 2, 7, 6, 3]
+    epoch = list(sampler(lab, lengths, 3, pool_batches=2))
+    assert all(isinstance(b, list) and all(type(i) is int for i in b) for b in epoch)
+    assert sorted(i for b in epoch for i in b) == list(range(len(lengths)))
+    assert sorted(len(b) for b in epoch) == [2, 3, 3, 3], "one short batch, the rest full"
+
+
+def test_drop_last_drops_only_the_short_batch(lab):
+    epoch = list(sampler(lab, list(range(11)), 3, pool_batches=2, drop_last=True))
+    assert [len(b) for b in epoch] == [3, 3, 3]
+    assert len({i for b in epoch for i in b}) == 9
+
+
+def test_a_pool_larger_than_the_data_gives_sorted_slices(lab):
+    lengths = list(range(40))
+    random.Random(1).shuffle(lengths)  # distinct lengths, shuffled positions
+    epoch = list(sampler(lab, lengths, 8, pool_batches=100))
+    slices = sorted(sorted(lengths[i] for i in b) for b in epoch)
+    assert slices == [list(range(k, k + 8)) for k in range(0, 40, 8)]
+
+
+def test_batch_order_is_shuffled(lab):
+    lengths = list(range(64))
+    firsts = {min(lengths[i] for i in next(iter(sampler(lab, lengths, 4, seed=s, pool_batches=100)))) for s in range(8)}
+    assert len(firsts) > 1, "the order of the batches must be shuffled, not shortest first"
+
+
+def test_same_seed_replays_and_epochs_differ(lab):
+    lengths = np.random.default_rng(0).integers(4, 65, size=200).tolist()
+    a = sampler(lab, lengths, 8, seed=11, pool_batches=5)
+    b = sampler(lab, lengths, 8, seed=11, pool_batches=5)
+    a0, a1 = list(a), list(a)
+    assert a0 == list(b) and a1 == list(b), "the same seed replays the same epochs"
+    assert a0 != a1, "the generator advances: successive epochs differ"
+
+
+def test_global_rngs_untouched_with_a_generator(lab):
+    torch.manual_seed(0)
+    before = torch.get_rng_state()
+    np_before = np.random.get_state()[1].copy()
+    list(sampler(lab, list(range(100)), 7))
+    assert torch.equal(torch.get_rng_state(), before), "torch's global RNG must not be used"
+    assert (np.random.get_state()[1] == np_before).all(), "numpy's global RNG must not be used"
+
+
+def test_without_a_generator_epochs_follow_torchs_global_seed(lab):
+    s = lab.bucketing.BucketBatchSampler(list(range(50)), 5)
+    torch.manual_seed(3)
+    first = list(s)
+    torch.manual_seed(3)
+    assert list(s) == first
+    assert list(s) != first
+
+
+def test_bucketing_cuts_padding(lab):
+    lengths = np.random.default_rng(0).integers(4, 65, size=2000).tolist()
+
+    def padded(batches):
+        slots = sum(len(b) * max(lengths[i] for i in b) for b in batches)
+        return 1 - sum(lengths) / slots
+
+    random_batches = [list(range(i, min(i + 32, 2000))) for i in range(0, 2000, 32)]
+    assert padded(random_batches) > 0.35
+    assert padded(list(sampler(lab, lengths, 32))) < 0.03
+    assert math.isclose(len(list(sampler(lab, lengths, 32))), 63)

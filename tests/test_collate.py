@@ -1,0 +1,78 @@
+"""Exercise 1: pad_collate (see its docstring in exercises/collate.py)."""
+
+import pytest
+import torch
+from torch.utils.data import DataLoader
+
+from conftest import batches, start_methods, worker_loader
+
+pytestmark = pytest.mark.collate
+
+
+def test_returns_the_three_keys_as_int64_b_by_t(lab):
+    out = lab.collate.pad_collate([torch.tensor([3, 1, 4]), torch.tensor([1]), torch.tensor([5, 9, 2, 6])])
+    assert set(out) == {"input_ids", "attention_mask", "labels"}
+    for key, value in out.items():
+        assert value.dtype == torch.int64, f"{key} should be int64, got {value.dtype}"
+        assert value.shape == (3, 4), f"{key} should have shape (B, T) = (3, 4), got {tuple(value.shape)}"
+
+
+def test_right_pads_masks_and_labels_a_small_batch(lab):
+    out = lab.collate.pad_collate([torch.tensor([3, 1, 4]), torch.tensor([1]), torch.tensor([5, 9, 2, 6])], pad_id=0)
+    assert out["input_ids"].tolist() == [[3, 1, 4, 0], [1, 0, 0, 0], [5, 9, 2, 6]]
+    assert out["attention_mask"].tolist() == [[1, 1, 1, 0], [1, 0, 0, 0], [1, 1, 1, 1]]
+    assert out["labels"].tolist() == [[3, 1, 4, -100], [1, -100, -100, -100], [5, 9, 2, 6]]
+
+
+def test_a_real_token_equal_to_pad_id_keeps_its_label(lab):
+    out = lab.collate.pad_collate([torch.tensor([7, 2, 7]), torch.tensor([7])], pad_id=7)
+    assert out["input_ids"].tolist() == [[7, 2, 7], [7, 7, 7]]
+    assert out["attention_mask"].tolist() == [[1, 1, 1], [1, 0, 0]]
+    assert out["labels"].tolist() == [[7, 2, 7], [7, -100, -100]], "the mask decides the labels, not the value"
+
+
+def test_empty_sequences(lab):
+    out = lab.collate.pad_collate([torch.tensor([], dtype=torch.long), torch.tensor([4, 5])])
+    assert out["input_ids"].tolist() == [[0, 0], [4, 5]]
+    assert out["attention_mask"].tolist() == [[0, 0], [1, 1]]
+    assert out["labels"].tolist() == [[-100, -100], [4, 5]]
+    all_empty = lab.collate.pad_collate([torch.tensor([], dtype=torch.long)] * 3)
+    assert all_empty["input_ids"].shape == (3, 0) and all_empty["labels"].dtype == torch.int64
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.uint8, torch.int16])
+def test_any_integer_dtype_comes_out_int64(lab, dtype):
+    out = lab.collate.pad_collate([torch.tensor([200, 3], dtype=dtype), torch.tensor([1], dtype=dtype)])
+    assert out["input_ids"].dtype == torch.int64
+    assert out["input_ids"].tolist() == [[200, 3], [1, 0]]
+
+
+def test_inputs_are_not_modified_and_not_shared(lab):
+    batch = [torch.tensor([1, 2, 3]), torch.tensor([4])]
+    copies = [t.clone() for t in batch]
+    out = lab.collate.pad_collate(batch)
+    out["input_ids"].fill_(-1)
+    assert all(torch.equal(a, b) for a, b in zip(batch, copies)), "pad_collate must not change its inputs"
+
+
+def test_works_as_collate_fn_in_process(lab):
+    sequences = [torch.arange(1, n + 1) for n in (2, 5, 1, 3)]
+    loader = DataLoader(sequences, batch_size=2, collate_fn=lab.collate.pad_collate)
+    assert [tuple(b["input_ids"].shape) for b in loader] == [(2, 5), (2, 3)]
+
+
+SEQUENCES = [torch.arange(1, n + 1) for n in (3, 1, 4, 1, 5, 9, 2, 6)]
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("start_method", start_methods())
+def test_same_batches_in_worker_processes(lab, start_method):
+    """Workers must be able to pickle pad_collate (module level) and give the in-process result."""
+    expected = list(DataLoader(SEQUENCES, batch_size=3, collate_fn=lab.collate.pad_collate))
+    loader = worker_loader(SEQUENCES, start_method, batch_size=3, collate_fn=lab.collate.pad_collate)
+    with batches(loader) as it:
+        got = list(it)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        assert all(torch.equal(g[k], e[k]) for k in e)

@@ -1,0 +1,91 @@
+"""Exercise 3: seed_worker (see exercises/seeding.py)."""
+
+import random
+
+import numpy as np
+import pytest
+import torch
+from torch.utils.data import Dataset
+
+from conftest import batches, start_methods, worker_loader
+
+pytestmark = pytest.mark.seeding
+
+
+class Draws(Dataset):
+    """Each item reports the worker's torch seed and one draw from every RNG it should have seeded."""
+
+    def __init__(self, n=8):
+        self.n = n
+        self.rng = np.random.default_rng(0)  # the same state in every worker unless replaced
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        return {
+            "initial_seed": torch.initial_seed(),
+            "numpy": float(np.random.random()),
+            "random": random.random(),
+            "rng": float(self.rng.random()),
+        }
+
+
+def first_draws(seed):
+    """What each RNG yields first after seed_worker with this seed."""
+    return {
+        "numpy": np.random.RandomState(seed).random_sample(),
+        "random": random.Random(seed).random(),
+        "rng": np.random.default_rng(seed).random(),
+    }
+
+
+def test_outside_a_worker_seeds_numpy_and_random(lab):
+    torch.manual_seed(1234)
+    lab.seeding.seed_worker(0)
+    expected = first_draws(1234)
+    assert np.random.random() == expected["numpy"]
+    assert random.random() == expected["random"]
+
+
+def run_epochs(lab, start_method, seed, epochs=1):
+    loader = worker_loader(
+        Draws(),
+        start_method,
+        batch_size=2,
+        worker_init_fn=lab.seeding.seed_worker,
+        generator=torch.Generator().manual_seed(seed),
+    )
+    out = []
+    for _ in range(epochs):
+        with batches(loader) as it:
+            out.append([item for batch in it for item in zip(*[batch[k].tolist() for k in ("initial_seed", "numpy", "random", "rng")])])
+    return out
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("start_method", start_methods())
+def test_in_workers_every_rng_is_seeded_from_the_torch_seed(lab, start_method):
+    (epoch,) = run_epochs(lab, start_method, seed=5)
+    first_of_worker = {}
+    for initial_seed, np_draw, random_draw, rng_draw in epoch:
+        first_of_worker.setdefault(initial_seed, (np_draw, random_draw, rng_draw))
+    assert len(first_of_worker) == 2, "two workers, two torch seeds"
+    for initial_seed, (np_draw, random_draw, rng_draw) in first_of_worker.items():
+        expected = first_draws(initial_seed % 2**32)
+        assert np_draw == expected["numpy"], "numpy.random.seed(torch.initial_seed() % 2**32)"
+        assert random_draw == expected["random"], "random.seed(torch.initial_seed() % 2**32)"
+        assert rng_draw == expected["rng"], "dataset.rng = numpy.random.default_rng(seed)"
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(90)
+def test_reruns_repeat_workers_differ_epochs_differ(lab):
+    method = start_methods()[0]
+    first, second = run_epochs(lab, method, seed=3, epochs=2)
+    (rerun,) = run_epochs(lab, method, seed=3)
+    assert first == rerun, "the same loader seed gives identical draws"
+    assert first != second, "each epoch draws new ones"
+    rng_draws = [row[3] for row in first]
+    assert rng_draws[0] != rng_draws[2], "worker 0 and worker 1 draw different rng streams"

@@ -1,0 +1,87 @@
+"""Exercise 2: ShardedRange and ShardedFiles (see exercises/sharding.py)."""
+
+import pytest
+from torch.utils.data import IterableDataset
+
+from conftest import batches, start_methods, worker_loader
+
+pytestmark = pytest.mark.sharding
+
+
+class Unsharded(IterableDataset):
+    """The naive stream of the lab's experiment (a): every worker yields all of range(n)."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __iter__(self):
+        return iter(range(self.n))
+
+
+def drain(dataset, start_method, num_workers=2):
+    """Every item the workers yield, in arrival order."""
+    with batches(worker_loader(dataset, start_method, num_workers=num_workers, batch_size=None)) as it:
+        return [item for item in it]
+
+
+def write_shards(folder, contents):
+    paths = []
+    for i, text in enumerate(contents):
+        path = folder / f"shard{i}.txt"
+        path.write_bytes(text.encode("utf-8"))
+        paths.append(path)
+    return paths
+
+
+SHARDS = ["a0\na1\na2", "", "c0\r\nc1\r\n", "d0\n", "e0\ne1\n", "f0"]
+LINES = [["a0", "a1", "a2"], [], ["c0", "c1"], ["d0"], ["e0", "e1"], ["f0"]]
+
+
+def test_range_without_workers_yields_0_to_n_minus_1(lab):
+    assert list(lab.sharding.ShardedRange(7)) == list(range(7))
+    dataset = lab.sharding.ShardedRange(3)
+    assert list(dataset) == list(dataset) == [0, 1, 2], "every iter() starts afresh"
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("start_method", start_methods())
+def test_two_workers_yield_each_integer_exactly_once(lab, start_method):
+    naive = drain(Unsharded(50), start_method)
+    assert len(naive) == 100, "two worker processes ran (the unsharded stream comes out twice)"
+    sharded = drain(lab.sharding.ShardedRange(50), start_method)
+    assert sorted(sharded) == list(range(50)), "sharded: each integer exactly once"
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(60)
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")
+def test_fewer_items_than_workers(lab):
+    assert sorted(drain(lab.sharding.ShardedRange(2), "fork" if "fork" in start_methods() else "spawn", num_workers=4)) == [0, 1]
+
+
+def test_files_without_workers_yield_every_line_in_order(lab, tmp_path):
+    paths = write_shards(tmp_path, SHARDS)
+    dataset = lab.sharding.ShardedFiles(paths)
+    expected = [line for lines in LINES for line in lines]
+    assert list(dataset) == expected, "line endings removed, a last line without newline kept"
+    assert list(dataset) == expected, "every iter() starts afresh"
+
+
+def test_files_two_ranks_split_the_files(lab, tmp_path):
+    paths = write_shards(tmp_path, SHARDS)
+    rank0 = list(lab.sharding.ShardedFiles(paths, rank=0, world_size=2))
+    rank1 = list(lab.sharding.ShardedFiles(paths, rank=1, world_size=2))
+    assert rank0 == LINES[0] + LINES[2] + LINES[4], "rank 0 reads files[0::2]"
+    assert rank1 == LINES[1] + LINES[3] + LINES[5], "rank 1 reads files[1::2]"
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("start_method", start_methods())
+def test_files_two_ranks_two_workers_each_line_exactly_once(lab, tmp_path, start_method):
+    paths = write_shards(tmp_path, SHARDS)
+    per_rank = [drain(lab.sharding.ShardedFiles(paths, rank=r, world_size=2), start_method) for r in range(2)]
+    # 2 ranks x 2 workers = 4 readers; reader rank*2 + worker reads files[reader::4].
+    assert sorted(per_rank[0]) == sorted(LINES[0] + LINES[4] + LINES[1] + LINES[5])
+    assert sorted(per_rank[1]) == sorted(LINES[2] + LINES[3])

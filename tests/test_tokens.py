@@ -1,0 +1,88 @@
+"""Exercise 5: TokenWindows (see exercises/tokens.py)."""
+
+import pickle
+
+import numpy as np
+import pytest
+import torch
+from torch.utils.data import DataLoader
+
+from conftest import batches, start_methods, worker_loader
+
+pytestmark = pytest.mark.tokens
+
+
+@pytest.fixture
+def token_file(tmp_path):
+    """100 uint16 tokens 60000, 60001, ...: ids above 32767 catch int16 views."""
+    path = tmp_path / "train.bin"
+    (np.arange(100, dtype=np.uint16) + 60000).tofile(path)
+    return path
+
+
+@pytest.mark.parametrize("block_size, stride, expected", [(8, 1, 92), (8, 8, 12), (99, 1, 1), (100, 1, 0), (10, 7, 13)])
+def test_len_counts_the_windows_that_fit(lab, token_file, block_size, stride, expected):
+    assert len(lab.tokens.TokenWindows(token_file, block_size, stride=stride)) == expected
+
+
+def test_a_window_is_x_and_y_shifted_by_one(lab, token_file):
+    ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)
+    x, y = ds[2]
+    assert x.dtype == torch.int64 and y.dtype == torch.int64
+    assert x.shape == (4,) and y.shape == (4,)
+    assert x.tolist() == [60006, 60007, 60008, 60009]
+    assert y.tolist() == [60007, 60008, 60009, 60010]
+
+
+def test_negative_and_out_of_range_indices(lab, token_file):
+    ds = lab.tokens.TokenWindows(token_file, block_size=8, stride=8)  # 12 windows
+    assert ds[-1][0].tolist() == ds[11][0].tolist()
+    assert ds[-12][0].tolist() == ds[0][0].tolist()
+    for bad in (12, 13, -13):
+        with pytest.raises(IndexError):
+            ds[bad]
+
+
+@pytest.mark.parametrize("kwargs", [{"block_size": 0}, {"block_size": 4, "stride": 0}])
+def test_rejects_sizes_below_one(lab, token_file, kwargs):
+    with pytest.raises(ValueError):
+        lab.tokens.TokenWindows(token_file, **kwargs)
+
+
+def test_rejects_a_file_that_is_not_whole_tokens(lab, tmp_path):
+    path = tmp_path / "odd.bin"
+    path.write_bytes(b"\x01\x02\x03")
+    with pytest.raises(ValueError):
+        lab.tokens.TokenWindows(path, block_size=1)
+
+
+def test_other_dtypes(lab, tmp_path):
+    path = tmp_path / "wide.bin"
+    np.array([70000, 1, 2, 3], dtype=np.uint32).tofile(path)
+    x, y = lab.tokens.TokenWindows(path, block_size=2, dtype=np.uint32)[0]
+    assert x.tolist() == [70000, 1] and y.tolist() == [1, 2]
+
+
+def test_pickles_small_after_use(lab, tmp_path):
+    path = tmp_path / "big.bin"
+    np.arange(100_000, dtype=np.uint16).tofile(path)  # 200,000 bytes
+    ds = lab.tokens.TokenWindows(path, block_size=16)
+    len(ds), ds[5], ds[-1]
+    size = len(pickle.dumps(ds))
+    assert size < 2000, f"pickled to {size} bytes: the memmap or the tokens went into the pickle"
+    clone = pickle.loads(pickle.dumps(ds))
+    assert torch.equal(clone[5][0], ds[5][0])
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("start_method", start_methods())
+def test_same_batches_in_worker_processes(lab, token_file, start_method):
+    ds = lab.tokens.TokenWindows(token_file, block_size=8, stride=4)
+    ds[0]  # opened in the parent first: workers must still receive only the path
+    expected = list(DataLoader(ds, batch_size=5))
+    with batches(worker_loader(ds, start_method, batch_size=5)) as it:
+        got = list(it)
+    assert len(got) == len(expected)
+    for (gx, gy), (ex, ey) in zip(got, expected):
+        assert torch.equal(gx, ex) and torch.equal(gy, ey)
