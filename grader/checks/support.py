@@ -1,0 +1,101 @@
+"""What the checks use: the grading context, probe calls, and feedback messages.
+
+A check fails by raising :class:`CheckFailed` (via :func:`expect`) with a
+message for the student: what was expected, what came back, on the smallest
+input that shows it, and where in the lab text to look.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+START_METHODS = ("fork", "spawn", "forkserver")
+IN_PROCESS_TIMEOUT_S = 30.0
+WORKER_TIMEOUT_S = 120.0
+
+LAB_SECTIONS = {
+    "collate": 'the lab text, "Fence 1: collation and padding", and the docstring of pad_collate',
+    "sharding": 'the lab text, "IterableDataset duplication" (shard inside __iter__ with get_worker_info), and the docstrings in sharding.py',
+    "seeding": 'the lab text, "Seeding" (worker_init_fn, torch.initial_seed), and the docstring of seed_worker',
+    "bucketing": 'the lab text, "Length bucketing", and the docstring of BucketBatchSampler',
+    "tokens": 'the lab text, "LM pretraining data" (np.memmap, opened lazily), and the docstring of TokenWindows',
+}
+
+
+class CheckFailed(AssertionError):
+    """The submission broke a promise of its docstring; the message is the student's feedback."""
+
+
+class ProbeProblem(Exception):
+    """The probe did not return data: the student's code raised, hung or crashed.
+
+    ``status`` is the check status it maps to ("failed" for an unfinished
+    stub, "error", or "timeout"); ``output`` is the student's captured output.
+    """
+
+    def __init__(self, status, message, output=""):
+        super().__init__(message)
+        self.status = status
+        self.output = output
+
+
+def expect(condition, message):
+    """Fail the check with ``message`` unless ``condition`` holds."""
+    if not condition:
+        raise CheckFailed(message)
+
+
+def show(value, limit=300):
+    """A value as the student would write it, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 15] + " ...(cut)"
+
+
+@dataclass
+class Context:
+    """Everything a check needs from the grading run (one per run, shared by all checks)."""
+
+    sandbox: object
+    seed: int
+    outputs: dict = field(default_factory=dict)  # check nodeid -> captured student output
+    flags: list = field(default_factory=list)  # integrity flags seen so far
+    current: str = ""  # nodeid of the running check
+    use_gpu: bool = False  # run the pin_memory checks on CUDA (else their CPU counterparts)
+
+    def rng(self, name):
+        """A NumPy Generator for one check, a pure function of the run seed and the check's name."""
+        return np.random.default_rng([self.seed, zlib.crc32(name.encode())])
+
+    def probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, **args):
+        """Run ``grader.probes.<function>`` in the sandbox; return its data or raise ProbeProblem."""
+        result = self.sandbox.run(f"grader.probes.{function}", args, timeout=timeout)
+        if result.output:
+            self.outputs[self.current] = (self.outputs.get(self.current, "") + result.output)[-2000:]
+        for flag in result.flags:
+            if flag not in self.flags:
+                self.flags.append(flag)
+        if result.status == "ok":
+            return result.data
+        raise problem_from(result, timeout)
+
+
+_STUB_MESSAGE = re.compile(r"[\w.]+: [\w.]+ is not implemented yet[^\n]*")
+
+
+def problem_from(result, timeout):
+    """Turn a failed ProbeResult into the ProbeProblem a student can act on."""
+    if result.status == "timeout":
+        return ProbeProblem("timeout", f"timed out: no result within {timeout:.0f} s. Look for an infinite loop, "
+                            "a worker that never returns, or a blocking call.", result.output)
+    if result.status == "error" and result.error_type == "NotImplementedError":
+        stub = _STUB_MESSAGE.search(result.error)  # also found inside a DataLoader worker's wrapped error
+        text = stub.group(0) if stub else result.error.removeprefix("NotImplementedError:").strip()
+        return ProbeProblem("failed", f"not implemented yet: {text}", result.output)
+    if result.status == "error":
+        where = f"\n{result.traceback.strip()}" if result.traceback else ""
+        return ProbeProblem("error", f"your code raised {result.error}{where}", result.output)
+    return ProbeProblem("error", f"the process running your code died: {result.error}", result.output)

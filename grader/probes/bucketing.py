@@ -1,0 +1,87 @@
+"""Probes for exercise 4, BucketBatchSampler (all in process: no workers needed)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import torch
+
+from grader.probes.common import load_submission, plain
+
+
+def _global_states():
+    return torch.get_rng_state(), np.random.get_state()[1].copy(), random.getstate()
+
+
+def _unchanged(before):
+    torch_state, numpy_state, random_state = before
+    now = _global_states()
+    return {
+        "torch": bool(torch.equal(now[0], torch_state)),
+        "numpy": bool((now[1] == numpy_state).all()),
+        "random": now[2] == random_state,
+    }
+
+
+def _epoch(sampler):
+    return [[type(b).__name__, plain(b), [type(i).__name__ for i in b][:3]] for b in sampler]
+
+
+def construct(cases):
+    """For each kwargs dict: 'ok', or the exception type and message the constructor raised."""
+    module = load_submission("bucketing")
+    out = []
+    for kwargs in cases:
+        try:
+            module.BucketBatchSampler(**kwargs)
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            out.append(f"{type(exc).__name__}: {exc}")
+        else:
+            out.append("ok")
+    return out
+
+
+def epochs(lengths, batch_size, pool_batches, drop_last, seed, count, replay=True):
+    """`count` epochs from one sampler with a seeded generator, then (optionally) a replay from a fresh one.
+
+    Also reports len(sampler) and whether torch's, NumPy's and Python's
+    global RNGs were left untouched.
+    """
+    module = load_submission("bucketing")
+    torch.manual_seed(99)
+    np.random.seed(99)
+    random.seed(99)
+    before = _global_states()
+
+    def sampler():
+        return module.BucketBatchSampler(
+            lengths, batch_size, pool_batches=pool_batches, drop_last=drop_last,
+            generator=torch.Generator().manual_seed(seed),
+        )
+
+    first = sampler()
+    result = {"len": len(first), "epochs": [_epoch(first) for _ in range(count)]}
+    if replay:
+        result["replay"] = [_epoch(s) for s in [sampler()] for _ in range(count)]
+    result["globals_unchanged"] = _unchanged(before)
+    return result
+
+
+def without_generator(lengths, batch_size, torch_seed):
+    """generator=None: epochs after torch.manual_seed(s), again after re-seeding, and after seeding NumPy/random only."""
+    module = load_submission("bucketing")
+    sampler = module.BucketBatchSampler(lengths, batch_size)
+    torch.manual_seed(torch_seed)
+    first, second = _epoch(sampler), _epoch(sampler)
+    torch.manual_seed(torch_seed)
+    replay = _epoch(sampler)
+    torch.manual_seed(torch_seed)
+    np.random.seed(torch_seed + 1)
+    random.seed(torch_seed + 1)
+    other_globals = _epoch(sampler)
+    torch.manual_seed(torch_seed + 1)
+    other_torch = _epoch(sampler)
+    return {"first": first, "second": second, "replay": replay, "other_globals": other_globals, "other_torch": other_torch}

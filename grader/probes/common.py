@@ -1,0 +1,148 @@
+"""Helpers shared by the probes: loading, stub detection, real DataLoader workers."""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import warnings
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, get_worker_info
+
+from grader.sandbox_child import load_submission
+
+WORKER_TIMEOUT_S = 30
+"""DataLoader(timeout=...): a worker that sends nothing for this long fails the probe instead of hanging it."""
+
+
+def load(exercise):
+    """Import the student's module; return the public names it defines."""
+    module = load_submission(exercise)
+    return sorted(name for name in vars(module) if not name.startswith("_"))
+
+
+def _try(call):
+    """'ok', 'not implemented' or 'ExcType: message' for one call."""
+    try:
+        call()
+    except NotImplementedError as exc:
+        return f"not implemented: {exc}"
+    except Exception as exc:  # any other failure still means somebody wrote code
+        return f"{type(exc).__name__}: {exc}"
+    return "ok"
+
+
+def entry_points(exercise):
+    """Call each entry point of an exercise on a tiny input: {name: outcome}.
+
+    Used to tell an untouched stub (every entry point raises
+    NotImplementedError) from a started exercise.
+    """
+    module = load_submission(exercise)
+    calls = {
+        "collate": {"pad_collate": lambda: module.pad_collate([torch.tensor([1, 2])])},
+        "sharding": {
+            "ShardedRange.__iter__": lambda: list(module.ShardedRange(2)),
+            "ShardedFiles.__iter__": lambda: list(module.ShardedFiles([])),
+        },
+        "seeding": {"seed_worker": lambda: module.seed_worker(0)},
+        "bucketing": {
+            "BucketBatchSampler.__init__": lambda: module.BucketBatchSampler([1, 2], 1),
+            "BucketBatchSampler.__iter__": lambda: list(iter(_bypass_init(module.BucketBatchSampler, [1, 2], 1))),
+            "BucketBatchSampler.__len__": lambda: len(_bypass_init(module.BucketBatchSampler, [1, 2], 1)),
+        },
+        "tokens": {"TokenWindows": lambda: _tiny_windows(module)},
+    }[exercise]
+    return {name: _try(call) for name, call in calls.items()}
+
+
+def _bypass_init(cls, lengths, batch_size):
+    """An instance with the attributes __init__ documents, for probing the other methods of a stub."""
+    obj = cls.__new__(cls)
+    obj.lengths, obj.batch_size, obj.pool_batches, obj.drop_last, obj.generator = (
+        torch.as_tensor(lengths), batch_size, 50, False, None)
+    return obj
+
+
+def _tiny_windows(module):
+    np.arange(8, dtype=np.uint16).tofile("tiny.bin")
+    ds = module.TokenWindows("tiny.bin", 2)
+    return len(ds), ds[0]
+
+
+class Tagged:
+    """A collate_fn wrapper that records which process built each batch.
+
+    ``collate_fn=None`` passes the item through unchanged (for batch_size=None).
+    """
+
+    def __init__(self, collate_fn=None):
+        self.collate_fn = collate_fn
+
+    def __call__(self, batch):
+        info = get_worker_info()
+        data = self.collate_fn(batch) if self.collate_fn is not None else batch
+        return {"worker": -1 if info is None else info.id, "pid": os.getpid(), "data": data}
+
+
+def context(start_method):
+    """A multiprocessing context; forkserver preloads torch and numpy."""
+    ctx = multiprocessing.get_context(start_method)
+    if start_method == "forkserver":
+        ctx.set_forkserver_preload(["torch", "numpy"])
+    return ctx
+
+
+@contextlib.contextmanager
+def worker_batches(dataset, start_method, num_workers=2, **kwargs):
+    """Iterate a DataLoader with real workers; always shut them down explicitly.
+
+    Left to the garbage collector after an exception, a pool's shutdown can
+    stall for two 5 s join timeouts.
+    """
+    loader = DataLoader(
+        dataset,
+        num_workers=num_workers,
+        multiprocessing_context=context(start_method),
+        timeout=WORKER_TIMEOUT_S,
+        **kwargs,
+    )
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="This DataLoader will create")
+        it = iter(loader)
+    try:
+        yield it
+    finally:
+        shutdown = getattr(it, "_shutdown_workers", None)  # absent with num_workers=0
+        if shutdown is not None:
+            shutdown()
+
+
+def tagged_run(dataset, start_method, num_workers=2, collate_fn=None, **kwargs):
+    """[(worker id, pid, data)] for every batch a real worker pool yields, in arrival order."""
+    with worker_batches(dataset, start_method, num_workers, collate_fn=Tagged(collate_fn), **kwargs) as it:
+        return [(b["worker"], b["pid"], b["data"]) for b in it]
+
+
+def plain(value):
+    """Tensors and arrays to lists, recursively, so results travel as JSON."""
+    if isinstance(value, torch.Tensor):
+        return value.tolist()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+def describe(value):
+    """A short, student-readable description of a returned value's type and shape."""
+    if isinstance(value, torch.Tensor):
+        return f"tensor(dtype={value.dtype}, shape={tuple(value.shape)})"
+    if isinstance(value, np.ndarray):
+        return f"numpy array(dtype={value.dtype}, shape={value.shape})"
+    return type(value).__name__

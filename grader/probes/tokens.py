@@ -1,0 +1,135 @@
+"""Probes for exercise 5, TokenWindows."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import resource
+import warnings
+
+import numpy as np
+import torch
+from torch.utils.data import default_collate
+
+from grader.probes.common import describe, load_submission, tagged_run
+from grader.probes.data import token_data
+
+
+def write_tokens(name, n, dtype, seed, high):
+    token_data(n, dtype, seed, high).tofile(name)
+    return os.path.abspath(name)
+
+
+def _window(item):
+    """(x, y) as data, or a description of whatever came back instead."""
+    if not (isinstance(item, tuple) and len(item) == 2):
+        return {"type": describe(item)}
+    return {
+        "type": "tuple",
+        "x": {"type": describe(item[0]), "dtype": str(getattr(item[0], "dtype", "")), "values": item[0].tolist() if isinstance(item[0], torch.Tensor) else None},
+        "y": {"type": describe(item[1]), "dtype": str(getattr(item[1], "dtype", "")), "values": item[1].tolist() if isinstance(item[1], torch.Tensor) else None},
+    }
+
+
+def windows(file, cases):
+    """For each {block, stride, indices}: len(ds), and ds[i] for each index (or the exception it raised)."""
+    module = load_submission("tokens")
+    path = write_tokens("tokens.bin", **file)
+    out = []
+    for case in cases:
+        ds = module.TokenWindows(path, case["block"], stride=case["stride"], dtype=np.dtype(file["dtype"]))
+        entry = {"len": len(ds), "items": []}
+        for i in case["indices"]:
+            try:
+                entry["items"].append(_window(ds[i]))
+            except NotImplementedError:
+                raise
+            except Exception as exc:
+                entry["items"].append({"error": type(exc).__name__, "message": str(exc)[:200]})
+        out.append(entry)
+    return out
+
+
+def construct(file_bytes, cases):
+    """TokenWindows(...) on a file of `file_bytes` bytes for each kwargs dict: 'ok' or 'ExcType: message'."""
+    module = load_submission("tokens")
+    with open("raw.bin", "wb") as f:
+        f.write(bytes(range(256)) * (file_bytes // 256) + bytes(file_bytes % 256))
+    out = []
+    for kwargs in cases:
+        kwargs = dict(kwargs, dtype=np.dtype(kwargs.get("dtype", "uint16")))
+        try:
+            module.TokenWindows(os.path.abspath("raw.bin"), **kwargs)
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            out.append(f"{type(exc).__name__}: {exc}")
+        else:
+            out.append("ok")
+    return out
+
+
+def _max_rss_mb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def laziness(file_mb, block):
+    """Pickled sizes after __init__ and after use, and peak-memory growth while using a large file.
+
+    The file is sparse (all zeros, no disk blocks): reading it whole would
+    raise peak memory by its size; a memmap touches only a few pages.
+    """
+    module = load_submission("tokens")
+    path = os.path.abspath("large.bin")
+    with open(path, "wb") as f:
+        f.truncate(file_mb << 20)
+    rss_before = _max_rss_mb()
+    ds = module.TokenWindows(path, block)
+    size_after_init = len(pickle.dumps(ds))
+    n = len(ds)
+    samples = [ds[0], ds[n // 2], ds[-1]]
+    size_after_use = len(pickle.dumps(ds))
+    clone = pickle.loads(pickle.dumps(ds))
+    same = all(torch.equal(a[0], b[0]) for a, b in zip(samples, [clone[0], clone[n // 2], clone[-1]]))
+    return {
+        "len": n,
+        "pickle_after_init": size_after_init,
+        "pickle_after_use": size_after_use,
+        "clone_equal": same,
+        "rss_growth_mb": round(_max_rss_mb() - rss_before, 1),
+    }
+
+
+def in_workers(file, block, stride, batch_size, start_method):
+    """Batches of a 2-worker loader over TokenWindows, after the parent already used the dataset."""
+    module = load_submission("tokens")
+    path = write_tokens("tokens.bin", **file)
+    ds = module.TokenWindows(path, block, stride=stride, dtype=np.dtype(file["dtype"]))
+    len(ds), ds[0]  # opened in the parent: workers must still work from the path alone
+    batches = tagged_run(ds, start_method, collate_fn=default_collate, batch_size=batch_size)
+    return {"probe_pid": os.getpid(), "pickle_size": len(pickle.dumps(ds)), "batches": [
+        {"worker": w, "pid": pid, "x": data[0].tolist(), "y": data[1].tolist(), "dtype": str(data[0].dtype)} for w, pid, data in batches
+    ]}
+
+
+def pin_memory(file, block, batch_size):
+    """A pin_memory=True loader over TokenWindows: pinned flags, warnings, and GPU round trip."""
+    module = load_submission("tokens")
+    path = write_tokens("tokens.bin", **file)
+    ds = module.TokenWindows(path, block, dtype=np.dtype(file["dtype"]))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        batches = list(torch.utils.data.DataLoader(ds, batch_size=batch_size, pin_memory=True))
+    report = {
+        "cuda": torch.cuda.is_available(),
+        "warnings": [str(w.message) for w in caught],
+        "batch_types": [type(b).__name__ for b in batches],
+        "pinned": [[bool(t.is_pinned()) for t in b] for b in batches],
+        "values": [[t.tolist() for t in b] for b in batches],
+    }
+    if torch.cuda.is_available():
+        copies = [[t.to("cuda", non_blocking=True) for t in b] for b in batches]
+        torch.cuda.synchronize()
+        report["gpu_equal"] = all(torch.equal(c.cpu(), t) for b, cb in zip(batches, copies) for t, c in zip(b, cb))
+        report["device"] = torch.cuda.get_device_name(0)
+    return report

@@ -1,0 +1,240 @@
+"""Grade one submission: sandbox + pytest checks + rubric -> one GradeResult.
+
+Process layout. The grading process (this one) runs pytest in-process over
+grader/checks/ and never imports student code. It starts one sandbox zygote
+(torch and numpy preloaded once, about 2 s); every probe is a fork of it, so
+a check costs milliseconds unless it starts DataLoader workers.
+
+Before the checks, a preflight per exercise imports the student's module and
+calls its entry points once. An exercise whose file is missing or does not
+import, or whose entry points all still raise NotImplementedError, gets one
+message on all its checks, which then do not run: a stub costs a few
+milliseconds instead of seconds of worker start-ups.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import secrets
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from grader.checks.support import LAB_SECTIONS, CheckFailed, Context, ProbeProblem
+from grader.results import EXERCISES, CheckResult, ExerciseResult, GradeResult
+from grader.rubric import DEFAULT_RUBRIC, load_rubric
+from grader.sandbox import CONTRACT_FILES, Sandbox
+
+CHECKS_DIR = Path(__file__).with_name("checks")
+PROBE_MODULES = tuple(f"grader.probes.{name}" for name in ("common", *EXERCISES))
+PREFLIGHT_TIMEOUT_S = 20.0
+CPU_MEMORY_MB = 4096
+GPU_MEMORY_MB = 1 << 20
+GRADER_VERSION = "1.0"
+EXTRA_FILE_NAMES = ("conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.ini", "torch.py", "numpy.py", "setup.py")
+
+
+class GraderFault(RuntimeError):
+    """The grader itself failed (not the submission): exit status 2."""
+
+
+@dataclass
+class Outcome:
+    status: str
+    message: str = ""
+    output: str = ""
+    duration_s: float = 0.0
+
+
+def check_name(item) -> str:
+    return item.name.removeprefix("check_")
+
+
+def exercise_of(item) -> str:
+    return Path(str(item.fspath)).stem.removeprefix("check_")
+
+
+class ChecksPlugin:
+    """pytest plugin: hands the Context to the checks and records every outcome."""
+
+    def __init__(self, ctx: Context, selected: list[str], unavailable: dict[str, str], progress):
+        self.context = ctx
+        self.selected = selected
+        self.unavailable = unavailable
+        self.progress = progress
+        self.outcomes: dict[tuple[str, str], Outcome] = {}
+        self.descriptions: dict[tuple[str, str], str] = {}
+
+    @pytest.fixture
+    def ctx(self, request):
+        self.context.current = request.node.nodeid
+        return self.context
+
+    def pytest_collection_modifyitems(self, session, config, items):
+        keep, drop = [], []
+        for item in items:
+            key = (exercise_of(item), check_name(item))
+            self.descriptions[key] = (item.function.__doc__ or "").strip().splitlines()[0] if item.function.__doc__ else ""
+            if key[0] in self.selected and key[0] not in self.unavailable:
+                keep.append(item)
+            else:
+                drop.append(item)
+        items[:] = keep
+        config.hook.pytest_deselected(items=drop)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        key = (exercise_of(item), check_name(item))
+        if report.when == "call" or (report.when == "setup" and not report.passed):
+            self.outcomes[key] = self._outcome(report, call, item.nodeid)
+            self.progress(f"  {key[0]}/{key[1]}: {self.outcomes[key].status}")
+
+    def _outcome(self, report, call, nodeid) -> Outcome:
+        output = self.context.outputs.get(nodeid, "")
+        duration = report.duration
+        if report.passed:
+            return Outcome("passed", output=output, duration_s=duration)
+        if report.skipped:
+            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+            return Outcome("skipped", reason.removeprefix("Skipped: "), output, duration)
+        exc = call.excinfo.value if call.excinfo else None
+        if isinstance(exc, ProbeProblem):
+            return Outcome(exc.status, str(exc), exc.output or output, duration)
+        if isinstance(exc, CheckFailed):
+            return Outcome("failed", str(exc), output, duration)
+        if call.excinfo and call.excinfo.typename == "Failed" and "Timeout" in str(exc):
+            return Outcome("timeout", "the check ran out of time", output, duration)
+        # A check tripped over data it did not expect: almost always a submission
+        # returning something odd. Say so, and keep the trace for the instructor.
+        print(f"grader: unexpected {call.excinfo.typename} in {nodeid}:\n{report.longreprtext}", file=sys.stderr)
+        return Outcome("error", f"the grader could not interpret what your code returned ({call.excinfo.typename}: {exc})",
+                       output, duration)
+
+
+def cuda_device() -> str:
+    """The name of CUDA device 0, or "" when there is none.
+
+    Without NVIDIA's device nodes there is no CUDA, and the grading process
+    skips the 2 s ``import torch`` that asking PyTorch would cost.
+    """
+    if not Path("/dev/nvidiactl").exists():
+        return ""
+    import torch
+
+    return torch.cuda.get_device_name(0) if torch.cuda.is_available() else ""
+
+
+def _preflight(sandbox: Sandbox, exercise: str) -> str:
+    """'' if the exercise can be checked, else the one message that all its checks get."""
+    filename = f"{exercise}.py"
+    if filename not in sandbox.copied:
+        reason = sandbox.skipped.get(filename, "")
+        return f"{filename} is missing from the submission" + (f" ({reason})" if reason else "")
+    loaded = sandbox.run("grader.probes.common:load", {"exercise": exercise}, timeout=PREFLIGHT_TIMEOUT_S)
+    if loaded.status == "timeout":
+        return f"importing {filename} did not finish within {PREFLIGHT_TIMEOUT_S:.0f} s (an endless loop at import time?)"
+    if not loaded.ok:
+        detail = loaded.error or loaded.status
+        if loaded.error_type == "SyntaxError" and "utf-8" in detail.lower():
+            return f"{filename} is not valid UTF-8 text: {detail}. Save the file as UTF-8."
+        return f"{filename} could not be imported: {detail}"
+    entries = sandbox.run("grader.probes.common:entry_points", {"exercise": exercise}, timeout=PREFLIGHT_TIMEOUT_S)
+    if entries.ok and all(v.startswith("not implemented") for v in entries.data.values()):
+        return f"not implemented yet: {', '.join(entries.data)} still raise NotImplementedError"
+    return ""
+
+
+def _run_checks(plugin: ChecksPlugin) -> None:
+    args = [str(CHECKS_DIR), "-c", str(CHECKS_DIR / "pytest.ini"), "--rootdir", str(CHECKS_DIR),
+            "-q", "--no-header", "--tb=no", "-p", "no:cacheprovider", "-p", "no:randomly", "--import-mode=importlib"]
+    with contextlib.redirect_stdout(io.StringIO()):
+        code = pytest.main(args, plugins=[plugin])
+    if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED):
+        raise GraderFault(f"pytest could not run the checks (exit code {int(code)})")
+
+
+def _integrity_flags(submission: Path, sandbox: Sandbox, ctx: Context) -> list[str]:
+    flags = [f"ignored extra file {name} in the submission" for name in EXTRA_FILE_NAMES if (submission / name).exists()]
+    flags += [f"{name} skipped: {reason}" for name, reason in sandbox.skipped.items()]
+    return flags + list(ctx.flags)
+
+
+def grade(submission, *, seed: int | None = None, only: list[str] | None = None, gpu: str = "auto",
+          rubric_path: Path = DEFAULT_RUBRIC, progress=None) -> GradeResult:
+    """Grade the five contract files in ``submission`` and return the result.
+
+    ``seed`` fixes every randomized input (a fresh one is drawn and reported
+    when None); ``only`` limits grading to some exercises; ``gpu`` is "auto"
+    (pin_memory checks where CUDA is available), "on" or "off". Raises
+    FileNotFoundError for a missing folder, RubricError for a bad rubric and
+    GraderFault when the grader itself breaks; a broken submission never
+    raises.
+    """
+    submission = Path(submission)
+    if not submission.is_dir():
+        raise FileNotFoundError(f"submission folder {submission} does not exist")
+    rubric = load_rubric(rubric_path)
+    selected = [e for e in EXERCISES if not only or e in only]
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    progress = progress or (lambda message: None)
+    started = time.monotonic()
+    started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+    gpu_name = cuda_device() if gpu != "off" else ""
+    if gpu == "on" and not gpu_name:
+        raise GraderFault("--gpu on, but PyTorch finds no CUDA device on this machine")
+    use_gpu = bool(gpu_name)
+    # CUDA reserves far more address space than the CPU limit allows.
+    memory_mb = GPU_MEMORY_MB if use_gpu else CPU_MEMORY_MB
+    with Sandbox(submission, files=CONTRACT_FILES, probe_modules=PROBE_MODULES, memory_mb=memory_mb) as sandbox:
+        ctx = Context(sandbox=sandbox, seed=seed, use_gpu=use_gpu)
+        unavailable = {}
+        for exercise in selected:
+            note = _preflight(sandbox, exercise)
+            if note:
+                unavailable[exercise] = note
+                progress(f"  {exercise}: {note}")
+        plugin = ChecksPlugin(ctx, selected, unavailable, progress)
+        try:
+            _run_checks(plugin)
+        except GraderFault:
+            raise
+        except Exception as exc:
+            raise GraderFault(f"the checks crashed: {exc}\n{traceback.format_exc()}") from exc
+        flags = _integrity_flags(submission, sandbox, ctx)
+
+    exercises = [_exercise_result(e, rubric[e], plugin, unavailable.get(e, "")) for e in selected]
+    return GradeResult(
+        exercises=exercises, seed=seed, duration_s=round(time.monotonic() - started, 2), submission=str(submission),
+        started_at=started_at, grader_version=GRADER_VERSION, integrity_flags=flags, gpu=gpu_name or "none",
+    )
+
+
+def _exercise_result(exercise: str, entries: dict, plugin: ChecksPlugin, note: str) -> ExerciseResult:
+    checks = []
+    for name, entry in entries.items():
+        key = (exercise, name)
+        outcome = Outcome("failed", note) if note else plugin.outcomes.get(key)
+        if outcome is None:
+            raise GraderFault(f"rubric check {exercise}.{name} has no check function in grader/checks/check_{exercise}.py")
+        message = outcome.message
+        if outcome.status not in ("passed", "skipped") and not note:
+            message = f"{message}\nWhere to look: {LAB_SECTIONS[exercise]}."
+        checks.append(CheckResult(
+            name=name, exercise=exercise, status=outcome.status,
+            score=entry.points if outcome.status == "passed" else 0.0, max_score=entry.points,
+            message=message, description=plugin.descriptions.get(key, ""), visibility=entry.visibility,
+            output=outcome.output, duration_s=round(outcome.duration_s, 3),
+        ))
+    missing = set(k[1] for k in plugin.descriptions if k[0] == exercise) - set(entries)
+    if missing:
+        raise GraderFault(f"checks {sorted(missing)} of {exercise} have no points in the rubric")
+    return ExerciseResult(name=exercise, checks=checks, note=note)

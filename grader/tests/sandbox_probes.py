@@ -1,0 +1,242 @@
+"""Probe functions used by test_sandbox.py; they run inside sandbox children.
+
+Each one exercises one way a submission can misbehave.  Module level imports
+stay cheap (torch and numpy are preloaded by the zygote anyway).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader
+
+from grader.sandbox import load_submission
+
+
+def returns_args(**kwargs):
+    return kwargs
+
+
+def numpy_and_tuples():
+    return {"array": np.arange(3), "scalar": np.float32(1.5), "pair": (1, "a"),
+            "tensor": torch.tensor([[1, 2]]), "nested": [np.int64(7), None, True]}
+
+
+def not_json():
+    return {1, 2}
+
+
+def raises_value_error():
+    raise ValueError("bad value 17")
+
+
+def imports_student(module):
+    mod = load_submission(module)
+    return {"name": mod.__name__, "file": mod.__file__}
+
+
+def call_pad_collate():
+    return load_submission("collate").pad_collate([[1], [2, 3]])
+
+
+def flat_import_identity():
+    """bucketing.py does ``from collate import pad_collate``."""
+    bucketing = load_submission("bucketing")
+    collate = load_submission("collate")
+    return {"same_function": bucketing.pad_collate is collate.pad_collate,
+            "same_module": sys.modules["collate"] is collate}
+
+
+def env():
+    return dict(os.environ)
+
+
+def identity():
+    """Who and where the child is."""
+    return {"uid": os.getuid(), "euid": os.geteuid(), "gid": os.getgid(),
+            "cwd": os.getcwd(), "sys_path": sys.path, "executable": sys.executable,
+            "pid": os.getpid(), "ppid": os.getppid(), "sid": os.getsid(0),
+            "stdin_is_devnull": os.path.samestat(os.fstat(0), os.stat(os.devnull)),
+            "open_fds": sorted(int(fd) for fd in os.listdir("/proc/self/fd"))}
+
+
+def limits():
+    import resource
+    names = ("RLIMIT_AS", "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_CPU", "RLIMIT_CORE",
+             "RLIMIT_NOFILE")
+    return {name: resource.getrlimit(getattr(resource, name)) for name in names}
+
+
+def attack_grader(grader_pid, grader_file):
+    """What an unprivileged child may do to the grading process."""
+    outcome = {}
+    try:
+        with open(f"/proc/{grader_pid}/environ", "rb") as fh:
+            outcome["environ"] = "read" if fh.read(1) or True else ""
+    except OSError as exc:
+        outcome["environ"] = type(exc).__name__
+    try:
+        os.kill(grader_pid, 0)
+        outcome["signal"] = "allowed"
+    except OSError as exc:
+        outcome["signal"] = type(exc).__name__
+    try:
+        with open(grader_file, "a"):
+            outcome["write"] = "allowed"
+    except OSError as exc:
+        outcome["write"] = type(exc).__name__
+    try:
+        with open(os.path.join(os.environ["HOME"], "scratch.txt"), "w") as fh:
+            fh.write("x")
+        outcome["scratch"] = "allowed"
+    except OSError as exc:
+        outcome["scratch"] = type(exc).__name__
+    return outcome
+
+
+def write_code_dir():
+    """The submission copy must be read-only for the child."""
+    target = load_submission("collate").__file__
+    try:
+        with open(target, "a") as fh:
+            fh.write("# tampered\n")
+        return "written"
+    except OSError as exc:
+        return type(exc).__name__
+
+
+def sleep_forever():
+    print("going to sleep", flush=True)
+    while True:
+        time.sleep(1)
+
+
+def double_fork_sleeper():
+    """setsid + double fork + exec `sleep 1000`; returns the sleeper's pid."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.setsid()
+        grandchild = os.fork()
+        if grandchild == 0:
+            os.execvp("sleep", ["sleep", "1000"])
+        os.write(write_fd, str(grandchild).encode())
+        os._exit(0)
+    os.close(write_fd)
+    sleeper = int(os.read(read_fd, 32))
+    os.waitpid(pid, 0)
+    time.sleep(0.1)  # let the exec happen
+    return sleeper
+
+
+def segfault():
+    ctypes.string_at(0)
+
+
+def exit_3():
+    os._exit(3)
+
+
+def sys_exit():
+    sys.exit(0)
+
+
+def infinite_recursion():
+    def down(n):
+        return down(n + 1) + 1
+    return down(0)
+
+
+def flood_output(megabytes=1024):
+    line = "x" * 1023 + "\n"
+    print("START", flush=True)
+    for _ in range(megabytes * 1024):
+        sys.stdout.write(line)
+    return "flooded without error"
+
+
+def print_lines(n):
+    for i in range(n):
+        print(f"line {i}")
+    print("to stderr", file=sys.stderr)
+    return n
+
+
+def memory_bomb():
+    hoard = []
+    while True:
+        hoard.append(bytes(256 << 20))  # calloc: address space, barely any RSS
+
+
+def fork_bomb():
+    """Fork until RLIMIT_NPROC says no; children just sleep.  Returns fork count."""
+    forks = 0
+    while forks < 10_000:
+        try:
+            pid = os.fork()
+        except OSError:
+            return forks
+        if pid == 0:
+            time.sleep(1000)
+            os._exit(0)
+        forks += 1
+    return forks
+
+
+def patch_torch_equal():
+    torch.equal = lambda a, b: True
+    return torch.equal(torch.zeros(1), torch.ones(1))
+
+
+def patch_json_dumps():
+    import json
+    json.dumps = lambda *a, **k: '"forged"'
+    return {"real": "data"}
+
+
+def garbage_on_result_pipe():
+    os.write(3, b"\x00\x00\x00\x00\x00\x00\x00\x05{bad}")
+    os._exit(0)
+
+
+def huge_length_on_result_pipe():
+    os.write(3, b"\xff" * 8)
+    os._exit(0)
+
+
+def student_loops_at_import():
+    load_submission("collate")
+    return "imported"
+
+
+def _squares_dataset(n):
+    return load_submission("collate").SquaresDataset(n)
+
+
+def dataloader_workers(start_method, n=8):
+    """Iterate DataLoader(num_workers=2) with ``start_method``; the Dataset
+    class comes from the student's collate.py, so spawn/forkserver workers
+    must re-import it."""
+    started = time.monotonic()
+    loader = DataLoader(_squares_dataset(n), batch_size=2, num_workers=2,
+                        multiprocessing_context=start_method)
+    batches = [batch.tolist() for batch in loader]
+    return {"batches": batches, "seconds": time.monotonic() - started}
+
+
+_KEEP = []
+
+
+def leave_workers_alive():
+    """Return while persistent DataLoader workers are still running."""
+    loader = DataLoader(_squares_dataset(64), batch_size=2, num_workers=2,
+                        persistent_workers=True, multiprocessing_context="fork")
+    iterator = iter(loader)
+    next(iterator)
+    _KEEP.append(iterator)
+    return [p.pid for p in iterator._workers]

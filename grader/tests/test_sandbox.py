@@ -1,0 +1,443 @@
+"""Tests for grader.sandbox: isolation, limits, cleanup and result plumbing.
+
+One Sandbox (one zygote) is shared by the module; tests that need other
+settings start their own.  After every test no process may be left below the
+zygote, and the grader's secret environment variable must never reach a
+probe.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.sandbox import CONTRACT_FILES, ProbeResult, Sandbox
+
+PROBES = "grader.tests.sandbox_probes"
+SECRET_NAME, SECRET_VALUE = "GRADER_TEST_SECRET", "s3cr3t-do-not-leak-4711"
+IS_ROOT = os.geteuid() == 0
+
+COLLATE = '''\
+import torch
+from torch.utils.data import Dataset
+
+
+def pad_collate(b, pad_id=0):
+    return 42
+
+
+class SquaresDataset(Dataset):
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        return torch.tensor(i * i)
+'''
+BUCKETING = "from collate import pad_collate\n"
+SYNTAX_ERROR = "def broken(:\n    pass\n"
+NOT_UTF8 = b"# caf\xe9\nx = '\xff\xfe'\n"
+LOOPS_AT_IMPORT = "while True:\n    pass\n"
+
+
+def probe(name: str) -> str:
+    return f"{PROBES}:{name}"
+
+
+def _write_student_dir(root: Path) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "collate.py").write_text(COLLATE)
+    (root / "bucketing.py").write_text(BUCKETING)
+    (root / "sharding.py").write_text(SYNTAX_ERROR)
+    (root / "seeding.py").write_bytes(NOT_UTF8)
+    (root / "tokens.py").write_text(LOOPS_AT_IMPORT)
+    # Must all be ignored: not on the allow-list.
+    (root / "conftest.py").write_text("raise SystemExit('conftest imported')\n")
+    (root / "sitecustomize.py").write_text("raise SystemExit('sitecustomize imported')\n")
+    (root / "torch.py").write_text("raise SystemExit('fake torch imported')\n")
+    return root
+
+
+@pytest.fixture(scope="module")
+def secret_env():
+    old = os.environ.get(SECRET_NAME)
+    os.environ[SECRET_NAME] = SECRET_VALUE
+    yield
+    if old is None:
+        os.environ.pop(SECRET_NAME, None)
+    else:
+        os.environ[SECRET_NAME] = old
+
+
+@pytest.fixture(scope="module")
+def student_dir(tmp_path_factory):
+    return _write_student_dir(tmp_path_factory.mktemp("student"))
+
+
+@pytest.fixture(scope="module")
+def sandbox(student_dir, secret_env):
+    started = time.monotonic()
+    with Sandbox(student_dir, probe_modules=(PROBES,)) as box:
+        print(f"\nzygote start: {time.monotonic() - started:.2f} s "
+              f"(privileges dropped: {box.privileges_dropped}; {box.privilege_note})")
+        yield box
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_behind(request):
+    yield
+    if "sandbox" in request.fixturenames:
+        box = request.getfixturevalue("sandbox")
+        assert box.live_descendants() == []
+
+
+def run(box: Sandbox, name: str, timeout: float = 30.0, **args) -> ProbeResult:
+    """Run a probe and check that the grader's secret did not leak into it."""
+    result = box.run(probe(name), args, timeout=timeout)
+    assert SECRET_VALUE not in repr(result)
+    return result
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+# ------------------------------------------------------------------ results
+
+
+@pytest.mark.timeout(60)
+def test_returns_args_with_low_overhead(sandbox):
+    assert run(sandbox, "returns_args", a=1, b=[1, "x"]).data == {"a": 1, "b": [1, "x"]}
+    times = []
+    for i in range(10):
+        started = time.monotonic()
+        assert run(sandbox, "returns_args", i=i).data == {"i": i}
+        times.append(time.monotonic() - started)
+    print(f"\nper-probe round trip: median {statistics.median(times) * 1000:.1f} ms, "
+          f"max {max(times) * 1000:.1f} ms")
+    assert statistics.median(times) < 0.1
+
+
+@pytest.mark.timeout(60)
+def test_numpy_tensors_and_tuples_become_json(sandbox):
+    result = run(sandbox, "numpy_and_tuples")
+    assert result.status == "ok", result
+    assert result.data == {"array": [0, 1, 2], "scalar": 1.5, "pair": [1, "a"],
+                           "tensor": [[1, 2]], "nested": [7, None, True]}
+
+
+@pytest.mark.timeout(60)
+def test_non_json_result_is_an_error(sandbox):
+    result = run(sandbox, "not_json")
+    assert (result.status, result.error_type) == ("error", "ResultNotSerializable")
+    assert "set" in result.error
+
+
+@pytest.mark.timeout(60)
+def test_probe_exception_becomes_error(sandbox):
+    result = run(sandbox, "raises_value_error")
+    assert result.status == "error"
+    assert result.error_type == "ValueError"
+    assert result.error == "ValueError: bad value 17"
+    assert "raises_value_error" in result.traceback
+    assert len(result.traceback.splitlines()) <= 15
+    assert result.data is None
+
+
+def test_bad_arguments_are_grader_errors(sandbox):
+    with pytest.raises(ValueError):
+        sandbox.run("no_colon_here")
+    with pytest.raises(TypeError):
+        sandbox.run(probe("returns_args"), {"x": {1, 2}})
+
+
+# ------------------------------------------------------------------ isolation
+
+
+@pytest.mark.timeout(60)
+def test_environment_is_scrubbed(sandbox):
+    result = run(sandbox, "env")
+    assert result.status == "ok", result
+    child_env = result.data
+    assert SECRET_NAME not in child_env
+    assert set(child_env) == {"PATH", "LANG", "HOME", "TMPDIR", "PYTHONHASHSEED",
+                              "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                              "PYTHONDONTWRITEBYTECODE", "PYTHONNOUSERSITE"}
+    assert child_env["HOME"] == child_env["TMPDIR"]
+    assert child_env["OMP_NUM_THREADS"] == "1"
+
+
+@pytest.mark.timeout(60)
+def test_child_process_setup(sandbox):
+    info = run(sandbox, "identity").data
+    assert info["sid"] == info["pid"]  # own session
+    assert info["ppid"] == sandbox.zygote_pid
+    assert info["stdin_is_devnull"]
+    assert set(info["open_fds"]) <= {0, 1, 2, 3, 4}  # 3: result pipe, 4: the listdir
+    assert info["executable"] == sys.executable  # spawn workers use the same Python
+    assert info["sys_path"][0] == str(sandbox.code_dir)
+    assert "" not in info["sys_path"] and info["cwd"] not in info["sys_path"]
+    assert Path(info["cwd"]).parent == sandbox.code_dir.parent / "scratch"
+    if sandbox.privileges_dropped:
+        nobody = pwd.getpwnam("nobody")
+        assert (info["uid"], info["euid"], info["gid"]) == (nobody.pw_uid, nobody.pw_uid,
+                                                             nobody.pw_gid)
+
+
+@pytest.mark.timeout(60)
+def test_limits_are_applied(sandbox):
+    limits = run(sandbox, "limits").data
+    assert limits["RLIMIT_AS"] == [4096 << 20] * 2
+    assert limits["RLIMIT_FSIZE"] == [64 << 20] * 2
+    assert limits["RLIMIT_NPROC"] == [128, 128]
+    assert limits["RLIMIT_CORE"] == [0, 0]
+    assert limits["RLIMIT_NOFILE"][0] <= 1024
+    assert limits["RLIMIT_CPU"] == [35, 37]  # timeout 30 s + 5, hard +2
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.skipif(not IS_ROOT, reason="privileges are only dropped when root")
+def test_unprivileged_child_cannot_touch_the_grader(sandbox, tmp_path):
+    assert sandbox.privileges_dropped, sandbox.privilege_note
+    grader_file = tmp_path / "grades.json"
+    grader_file.write_text("{}")
+    os.chmod(tmp_path, 0o755)
+    outcome = run(sandbox, "attack_grader", grader_pid=os.getpid(),
+                  grader_file=str(grader_file)).data
+    assert outcome == {"environ": "PermissionError", "signal": "PermissionError",
+                       "write": "PermissionError", "scratch": "allowed"}
+    assert run(sandbox, "write_code_dir").data == "PermissionError"
+
+
+# ------------------------------------------------------------------ student code
+
+
+def test_only_allow_listed_regular_files_are_copied(tmp_path):
+    student = tmp_path / "student"
+    student.mkdir()
+    (student / "collate.py").write_text("x = 1\n")
+    (student / "conftest.py").write_text("")
+    (student / "sharding.py").symlink_to("/etc/passwd")
+    (student / "inside.txt").write_text("y = 2\n")
+    (student / "seeding.py").symlink_to(student / "inside.txt")
+    (student / "tokens.py").mkdir()
+    box = Sandbox(student)  # copying happens here; no zygote is started
+    try:
+        package = box.code_dir / "submission"
+        assert sorted(p.name for p in package.iterdir()) == [
+            "__init__.py", "collate.py", "seeding.py"]
+        assert box.skipped == {"sharding.py": "symlink pointing outside the submission",
+                               "bucketing.py": "missing", "tokens.py": "not a regular file"}
+    finally:
+        box.close()
+        box.close()  # idempotent
+
+
+@pytest.mark.timeout(60)
+def test_student_module_is_a_real_package_module(sandbox):
+    result = run(sandbox, "imports_student", module="collate")
+    assert result.data["name"] == "submission.collate"
+    assert result.data["file"] == str(sandbox.code_dir / "submission" / "collate.py")
+    assert run(sandbox, "call_pad_collate").data == 42
+    assert set(sandbox.copied) == set(CONTRACT_FILES)
+    assert not (sandbox.code_dir / "submission" / "conftest.py").exists()
+
+
+@pytest.mark.timeout(60)
+def test_flat_imports_between_student_files_share_modules(sandbox):
+    assert run(sandbox, "flat_import_identity").data == {"same_function": True,
+                                                        "same_module": True}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("module, error_type", [
+    ("sharding", "SyntaxError"),
+    ("seeding", "SyntaxError"),  # CPython reports non-UTF-8 source as SyntaxError
+    ("missing_module", "ModuleNotFoundError"),
+])
+def test_import_failures_are_errors(sandbox, module, error_type):
+    result = run(sandbox, "imports_student", module=module)
+    assert (result.status, result.error_type) == ("error", error_type), result
+    assert result.error.startswith(f"{error_type}: ")
+    if module == "seeding":
+        assert "utf-8" in result.error.lower() or "UTF-8" in result.error
+
+
+@pytest.mark.timeout(60)
+def test_loop_at_import_times_out(sandbox):
+    started = time.monotonic()
+    result = run(sandbox, "imports_student", module="tokens", timeout=1.0)
+    assert result.status == "timeout"
+    assert "1 s" in result.error
+    assert time.monotonic() - started < 5
+
+
+# ------------------------------------------------------------------ misbehaviour
+
+
+@pytest.mark.timeout(60)
+def test_timeout_keeps_output(sandbox):
+    result = run(sandbox, "sleep_forever", timeout=0.5)
+    assert result.status == "timeout"
+    assert "going to sleep" in result.output
+    assert 0.5 <= result.duration_s < 3
+
+
+@pytest.mark.timeout(60)
+def test_detached_double_fork_is_killed(sandbox):
+    result = run(sandbox, "double_fork_sleeper")
+    assert result.status == "ok", result
+    sleeper = result.data
+    assert not _alive(sleeper) or b"1000" not in Path(f"/proc/{sleeper}/cmdline").read_bytes()
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("name, status, text", [
+    ("segfault", "crashed", "killed by signal 11 (SIGSEGV)"),
+    ("exit_3", "crashed", "exited with status 3 before returning a result"),
+    ("sys_exit", "error", "SystemExit: 0"),
+    ("infinite_recursion", "error", "RecursionError: maximum recursion depth"),
+    ("garbage_on_result_pipe", "crashed", "invalid data on the result pipe"),
+    ("huge_length_on_result_pipe", "crashed", "invalid data on the result pipe"),
+])
+def test_crashes_are_reported(sandbox, name, status, text):
+    result = run(sandbox, name)
+    assert result.status == status, result
+    assert text in result.error
+
+
+@pytest.mark.timeout(60)
+def test_output_flood_is_cut(sandbox):
+    started = time.monotonic()
+    result = run(sandbox, "flood_output", megabytes=1024)
+    assert time.monotonic() - started < 15
+    # RLIMIT_FSIZE stops the writes at 64 MB with EFBIG instead of a signal.
+    assert (result.status, result.error_type) == ("error", "OSError"), result
+    assert "File too large" in result.error
+    assert len(result.output) <= 2000
+    assert result.output.startswith("START")
+    assert "characters cut ...]" in result.output
+
+
+@pytest.mark.timeout(60)
+def test_output_keeps_head_and_tail(sandbox):
+    result = run(sandbox, "print_lines", n=1000)
+    assert result.data == 1000
+    assert len(result.output) <= 2000
+    assert result.output.startswith("line 0\n")
+    assert result.output.endswith("line 999\nto stderr\n")
+    assert "characters cut ...]" in result.output
+    small = run(sandbox, "print_lines", n=2)
+    assert small.output == "line 0\nline 1\nto stderr\n"
+
+
+@pytest.mark.timeout(60)
+def test_memory_bomb_fails_fast(sandbox):
+    started = time.monotonic()
+    result = run(sandbox, "memory_bomb")
+    assert time.monotonic() - started < 10
+    assert (result.status, result.error_type) == ("error", "MemoryError"), result
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("name, replaced, data", [
+    ("patch_torch_equal", "torch.equal", True),
+    ("patch_json_dumps", "json.dumps", {"real": "data"}),
+])
+def test_monkeypatching_is_flagged(sandbox, name, replaced, data):
+    result = run(sandbox, name)
+    assert result.status == "ok", result
+    assert result.data == data  # json.dumps patched: the result is still real
+    assert result.flags == [f"replaced {replaced} during probe {probe(name)}"]
+    assert run(sandbox, "returns_args").flags == []  # next child is clean again
+
+
+# ------------------------------------------------------------------ DataLoader
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.workers
+@pytest.mark.parametrize("start_method", ["fork", "spawn", "forkserver"])
+def test_dataloader_workers_in_child(sandbox, start_method):
+    result = run(sandbox, "dataloader_workers", start_method=start_method, timeout=60)
+    assert result.status == "ok", (result.error, result.output)
+    assert result.data["batches"] == [[0, 1], [4, 9], [16, 25], [36, 49]]
+    print(f"\nDataLoader(num_workers=2, {start_method}): "
+          f"{result.data['seconds']:.2f} s in probe, {result.duration_s:.2f} s child")
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.workers
+def test_live_dataloader_workers_are_killed(sandbox):
+    result = run(sandbox, "leave_workers_alive")
+    assert result.status == "ok", result
+    assert len(result.data) == 2
+    assert not any(_alive(pid) for pid in result.data)
+
+
+# ------------------------------------------------------------------ zygote lifecycle
+
+
+def _processes_with(marker: str) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and _alive(int(entry.name)):
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.add(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+@pytest.mark.timeout(120)
+def test_zygote_death_is_survived(sandbox):
+    old_zygote = sandbox.zygote_pid
+    killer = threading.Timer(0.5, os.kill, (old_zygote, 9))
+    killer.start()
+    result = run(sandbox, "sleep_forever", timeout=20)
+    killer.join()
+    assert result.status == "crashed"
+    assert "zygote died" in result.error and "restarted" in result.error
+    assert sandbox.zygote_pid not in (None, old_zygote)
+    # The orphaned probe child (a fork, so it carries the marker) died too.
+    deadline = time.monotonic() + 5
+    while _processes_with(sandbox.token) - {sandbox.zygote_pid}:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert run(sandbox, "returns_args", x=1).data == {"x": 1}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.skipif(not IS_ROOT, reason="RLIMIT_NPROC only bites under a dropped uid")
+def test_fork_bomb_cpu_limit_and_close(student_dir, secret_env):
+    box = Sandbox(student_dir, preload=("torch",), probe_modules=(PROBES,),
+                  max_processes=16, cpu_seconds=1)
+    box.start()
+    assert box.privileges_dropped, box.privilege_note
+    zygote, root = box.zygote_pid, box.code_dir.parent
+    result = box.run(probe("fork_bomb"), timeout=20)
+    assert result.status == "ok", result
+    assert result.data < 16
+    assert box.live_descendants() == []
+    busy = box.run(probe("imports_student"), {"module": "tokens"}, timeout=20)
+    assert busy.status == "crashed"
+    assert busy.error == "killed by signal 24 (SIGXCPU) (CPU time limit of 1 s exceeded)"
+    box.close()
+    box.close()
+    assert not _alive(zygote)
+    assert not root.exists()
+    assert _processes_with(box.token) == set()
