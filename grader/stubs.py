@@ -14,7 +14,7 @@ region sits:
   inviting the student to add what they need, since a ``raise`` there would
   break the import.
 
-Files without markers (``__init__.py``, ``lab.py``) are copied as they are.
+Files without markers (``__init__.py``, ``lab.py``, ``bench.py``) are copied as they are.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ GENERATED_FILES = (
     "bucketing.py",
     "tokens.py",
     "lab.py",
+    "bench.py",
 )
 _SCOPE = re.compile(r"^(\s*)(?:async\s+def|def|class)\s+(\w+)")
 _LAB_POINTER = re.compile(r"^Lab text:\s*(.+?)\.?\s*$", re.MULTILINE)
