@@ -163,7 +163,7 @@ def _run_checks(plugin: ChecksPlugin) -> None:
 
 def _integrity_flags(submission: Path, sandbox: Sandbox, ctx: Context) -> list[str]:
     flags = [f"ignored extra file {name} in the submission" for name in EXTRA_FILE_NAMES if (submission / name).exists()]
-    flags += [f"{name} skipped: {reason}" for name, reason in sandbox.skipped.items()]
+    flags += [f"{name} not graded: {reason}" for name, reason in sandbox.skipped.items() if reason != "missing"]
     return flags + list(ctx.flags)
 
 

@@ -1,0 +1,270 @@
+"""Grade a whole class: ``python -m grader batch`` and ``python -m grader merge``.
+
+``batch SUBMISSIONS --out DIR`` grades every folder directly under
+SUBMISSIONS, one student each (the folder name is the student's name). A
+folder is either a submission itself (the five exercise files) or a
+checkout of the student template, whose ``exercises/`` folder is graded.
+With ``--deadline``, a git checkout is graded at its last commit before the
+deadline, read with ``git show`` (the checkout is not touched).
+
+Every student is graded by its own ``python -m grader grade`` process,
+``--jobs`` at a time, with one seed for the whole class (so everyone gets
+the same inputs; it is in the gradebook). A submission that breaks the
+grader, or a grading that outlives ``--timeout``, gives that student a
+"grader error" row; the batch goes on. DIR then holds:
+
+    results/<student>.json         the full result (the grade of record)
+    results/<student>.error.txt    why a student has no result
+    results/<student>.key          what was graded (files' hash and seed): a rerun skips
+                                   students whose key is unchanged, unless --force
+    feedback/<student>.md          the Markdown report, to hand back
+    gradebook.csv                  one row per student
+    summary.md                     the class summary
+
+``merge DIR... --out OUT`` combines the results/ and feedback/ of several
+batch outputs (the slices of a matrix job) into one gradebook and summary.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from datetime import datetime
+from pathlib import Path
+
+from grader.results import GradeResult
+from grader.sandbox import CONTRACT_FILES
+from grader.writers import class_summary_markdown, gradebook_csv
+
+REPO = Path(__file__).resolve().parent.parent
+GRADE_TIMEOUT_S = 900
+
+
+class BatchError(ValueError):
+    """Bad input to batch or merge; the message says what to fix."""
+
+
+def find_students(submissions: Path) -> dict[str, Path]:
+    """{student: folder} for every non-hidden folder directly under ``submissions``."""
+    if not submissions.is_dir():
+        raise BatchError(f"submissions folder {submissions} does not exist")
+    students = {p.name: p for p in sorted(submissions.iterdir()) if p.is_dir() and not p.name.startswith(".")}
+    if not students:
+        raise BatchError(f"{submissions} holds no student folders (one folder per student expected)")
+    return students
+
+
+def exercise_folder(folder: Path) -> Path:
+    """Where the five files are: ``exercises/`` of a template checkout, else the folder itself."""
+    return folder / "exercises" if (folder / "exercises").is_dir() else folder
+
+
+def snapshot_at_deadline(folder: Path, deadline: str, dest: Path) -> str:
+    """Copy the exercise files of the last commit before ``deadline`` into ``dest``; return the commit.
+
+    Raises BatchError when the checkout has no commit before the deadline.
+    """
+    def git(*args):
+        return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=60)
+
+    commit = git("rev-list", "-1", f"--before={deadline}", "HEAD").stdout.strip()
+    if not commit:
+        raise BatchError(f"no commit before the deadline {deadline}")
+    prefix = "exercises/" if git("cat-file", "-e", f"{commit}:exercises").returncode == 0 else ""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in CONTRACT_FILES:
+        shown = subprocess.run(["git", "-C", str(folder), "show", f"{commit}:{prefix}{name}"], capture_output=True, timeout=60)
+        if shown.returncode == 0:
+            (dest / name).write_bytes(shown.stdout)
+    return commit
+
+
+def grading_key(folder: Path, seed: int) -> str:
+    """A hash of what would be graded: the five files' bytes and the seed."""
+    digest = hashlib.sha256(f"seed={seed}".encode())
+    for name in CONTRACT_FILES:
+        path = folder / name
+        digest.update(name.encode() + (path.read_bytes() if path.is_file() else b"<missing>"))
+    return digest.hexdigest()
+
+
+def grade_one(student: str, folder: Path, out: Path, seed: int, timeout: float, extra: list[str]) -> tuple[str, str]:
+    """Grade one student in its own process; return (student, error message or "")."""
+    results, feedback = out / "results", out / "feedback"
+    cmd = [sys.executable, "-m", "grader", "grade", str(folder), "--quiet", "--seed", str(seed),
+           "--json", str(results / f"{student}.json"), "--markdown", str(feedback / f"{student}.md"), *extra]
+    try:
+        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return student, f"grading did not finish within {timeout:.0f} s"
+    if proc.returncode != 0 or not (results / f"{student}.json").is_file():
+        lines = [line for line in proc.stderr.splitlines() if line.strip()]
+        return student, f"grader exit code {proc.returncode}: {lines[-1] if lines else 'no message'}"
+    return student, ""
+
+
+class Progress:
+    """A one-line progress bar on stderr (a line per student when stderr is not a terminal)."""
+
+    def __init__(self, total: int):
+        self.total, self.done, self.start = total, 0, time.monotonic()
+        self.tty = sys.stderr.isatty()
+
+    def step(self, student: str, error: str) -> None:
+        self.done += 1
+        elapsed = time.monotonic() - self.start
+        eta = elapsed / self.done * (self.total - self.done)
+        filled = int(30 * self.done / self.total)
+        bar = f"[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}  {elapsed:5.0f} s elapsed, ~{eta:4.0f} s left"
+        if self.tty:
+            print(f"\r{bar}", end="" if self.done < self.total else "\n", file=sys.stderr, flush=True)
+        else:
+            print(f"{bar}  {student}{': ' + error if error else ''}", file=sys.stderr, flush=True)
+
+
+def run_batch(submissions: Path, out: Path, *, jobs: int = 2, seed: int = 0, deadline: str | None = None,
+              force: bool = False, timeout: float = GRADE_TIMEOUT_S, extra: list[str] | None = None) -> list:
+    """Grade every student under ``submissions`` into ``out``; return the gradebook rows."""
+    students = find_students(submissions)
+    for sub in ("results", "feedback"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="grader-batch-") as tmp:
+        todo, errors = {}, {}
+        for student, folder in students.items():
+            target = exercise_folder(folder)
+            if deadline and not (folder / ".git").exists():
+                print(f"{student}: not a git checkout, graded as it is (--deadline needs history)", file=sys.stderr)
+            elif deadline:
+                target = Path(tmp) / student
+                try:
+                    snapshot_at_deadline(folder, deadline, target)
+                except BatchError as exc:
+                    errors[student] = str(exc)
+                    continue
+            key = grading_key(target, seed)
+            key_file = out / "results" / f"{student}.key"
+            if not force and key_file.is_file() and key_file.read_text() == key and (out / "results" / f"{student}.json").is_file():
+                continue  # graded before, nothing changed
+            todo[student] = (target, key)
+        progress = Progress(len(todo)) if todo else None
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = [pool.submit(grade_one, s, t, out, seed, timeout, extra or []) for s, (t, _) in todo.items()]
+            for future in as_completed(futures):
+                student, error = future.result()
+                if error:
+                    errors[student] = error
+                else:
+                    (out / "results" / f"{student}.key").write_text(todo[student][1])
+                progress.step(student, error)
+    for student, error in errors.items():
+        (out / "results" / f"{student}.error.txt").write_text(error + "\n", encoding="utf-8")
+        (out / "results" / f"{student}.json").unlink(missing_ok=True)
+    for student in students:
+        if student not in errors:
+            (out / "results" / f"{student}.error.txt").unlink(missing_ok=True)
+    return write_class_reports([out], out)
+
+
+def collect_rows(dirs: list[Path]) -> list:
+    """Gradebook rows (student, GradeResult or None, error) from batch output folders."""
+    rows = {}
+    for folder in dirs:
+        results = folder / "results"
+        if not results.is_dir():
+            raise BatchError(f"{folder} is not a batch output folder (no results/ inside)")
+        for path in sorted(results.glob("*.json")):
+            rows[path.stem] = (path.stem, GradeResult.from_dict(json.loads(path.read_text(encoding="utf-8"))), "")
+        for path in sorted(results.glob("*.error.txt")):
+            student = path.name.removesuffix(".error.txt")
+            rows.setdefault(student, (student, None, path.read_text(encoding="utf-8").strip()))
+    return [rows[s] for s in sorted(rows)]
+
+
+def write_class_reports(dirs: list[Path], out: Path) -> list:
+    """Write gradebook.csv and summary.md for every student found in ``dirs`` into ``out``."""
+    rows = collect_rows(dirs)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "gradebook.csv").write_text(gradebook_csv(rows), encoding="utf-8")
+    (out / "summary.md").write_text(class_summary_markdown(rows), encoding="utf-8")
+    return rows
+
+
+def merge(dirs: list[Path], out: Path) -> list:
+    """Combine batch outputs (e.g. one per matrix slice) into ``out``."""
+    for sub in ("results", "feedback"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    for folder in dirs:
+        for sub in ("results", "feedback"):
+            source = folder / sub
+            if source.is_dir() and source.resolve() != (out / sub).resolve():
+                for path in source.iterdir():
+                    shutil.copy2(path, out / sub / path.name)
+    return write_class_reports([out], out)
+
+
+def _deadline(text: str) -> str:
+    """Validate an ISO 8601 deadline (``2026-12-01T23:59:00+00:00``); git reads the same text."""
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"deadline must be ISO 8601, like 2026-12-01T23:59:00+00:00, got {text!r}") from None
+    return text
+
+
+def _report(rows, out: Path) -> int:
+    graded = sum(1 for _, result, _ in rows if result is not None)
+    print(f"{graded} of {len(rows)} students graded; gradebook: {out / 'gradebook.csv'}, summary: {out / 'summary.md'}")
+    for student, result, error in rows:
+        if result is None:
+            print(f"  {student}: {error}")
+    return 0
+
+
+def add_commands(commands) -> None:
+    batch = commands.add_parser("batch", help="grade every student folder under SUBMISSIONS")
+    batch.add_argument("submissions", type=Path, help="a folder with one folder per student")
+    batch.add_argument("--out", type=Path, required=True, help="where results/, feedback/, gradebook.csv and summary.md go")
+    batch.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
+                       help="students graded at once (default: half the CPUs; each grading uses about 2 cores at peak)")
+    batch.add_argument("--seed", type=int, default=0, help="one seed for the whole class (default 0)")
+    batch.add_argument("--deadline", type=_deadline, help="grade each git checkout at its last commit before this ISO 8601 time")
+    batch.add_argument("--force", action="store_true", help="grade again students whose files and seed did not change")
+    batch.add_argument("--timeout", type=float, default=GRADE_TIMEOUT_S, help="seconds allowed per student (default 900)")
+    batch.add_argument("--gpu", choices=("auto", "on", "off"), default="off", help="pin_memory checks on CUDA (default off)")
+    batch.set_defaults(run=_run_batch_command)
+
+    merge_cmd = commands.add_parser("merge", help="combine batch outputs into one gradebook and summary")
+    merge_cmd.add_argument("dirs", type=Path, nargs="+", help="batch output folders")
+    merge_cmd.add_argument("--out", type=Path, required=True, help="where the merged outputs go")
+    merge_cmd.set_defaults(run=_run_merge_command)
+
+
+def _run_batch_command(args) -> int:
+    if args.jobs < 1:
+        print("python -m grader batch: error: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        rows = run_batch(args.submissions, args.out, jobs=args.jobs, seed=args.seed, deadline=args.deadline,
+                         force=args.force, timeout=args.timeout, extra=["--gpu", args.gpu])
+    except BatchError as exc:
+        print(f"python -m grader batch: error: {exc}", file=sys.stderr)
+        return 2
+    return _report(rows, args.out)
+
+
+def _run_merge_command(args) -> int:
+    try:
+        rows = merge(args.dirs, args.out)
+    except BatchError as exc:
+        print(f"python -m grader merge: error: {exc}", file=sys.stderr)
+        return 2
+    return _report(rows, args.out)
