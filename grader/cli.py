@@ -6,6 +6,7 @@ Commands:
     batch      grade a class: one folder per student -> gradebook, summary, feedback
     merge      combine the outputs of several batch runs
     release    write the student template repository
+    publish    write the grader alone, for the repository the student workflow fetches
     bench      time the grading of solutions/ and of the stubs
 
 Exit status: 0 when the command did its job (whatever the score), 1 for
@@ -109,10 +110,11 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--check", action="store_true", help="only report files that differ; exit 1 if any")
     generate.set_defaults(run=cmd_generate)
 
-    from grader import batch, bench, release
+    from grader import batch, bench, publish, release
 
     batch.add_commands(commands)
     release.add_command(commands)
+    publish.add_command(commands)
     bench.add_command(commands)
     return parser
 

@@ -1,7 +1,7 @@
 """``python -m grader release OUT``: write the student template repository.
 
 The student repository is what a GitHub Classroom assignment is created from
-(see ``grader/templates/INSTRUCTOR.md``). :func:`release` writes it from this
+(see README.md, "Delivering the lab with GitHub Classroom"). :func:`release` writes it from this
 repository:
 
 =========================================  =================================================

@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from grader.publish import publish
 from grader.release import release
 from grader.writers import classroom_env_var
 
@@ -266,14 +267,11 @@ def grade_command_available() -> bool:
 def serve_grader(server: Path) -> str:
     """This working tree's grader as a git repository under ``server``; returns its "owner/name".
 
-    Laid out as INSTRUCTOR.md says the grader-only repository must be:
+    Made by ``python -m grader publish``, as README.md tells instructors:
     ``grader/`` without its tests, and ``requirements.txt``; no ``solutions/``.
     """
     src = server / "course" / "grader.git"
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
-    shutil.copytree(REPO / "grader", src / "grader", ignore=lambda d, names: (
-        ignore(d, names) | ({"tests"} if Path(d) == REPO / "grader" else set())))
-    shutil.copy(REPO / "requirements.txt", src / "requirements.txt")
+    publish(src)
     git = ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid", "-c", "init.defaultBranch=main"]
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "grader"]):
         subprocess.run([*git, *args], cwd=src, check=True, capture_output=True)
