@@ -42,7 +42,8 @@ def check_rejects_sizes_below_one(ctx):
 
 def size_cases(rng):
     """(n, batch_size, pool_batches, drop_last), smallest first."""
-    cases = [(0, 3, 2, False), (1, 3, 2, True), (5, 5, 1, False), (10, 3, 2, False), (10, 3, 2, True), (11, 4, 1, True)]
+    cases = [(0, 3, 2, False), (1, 3, 2, True), (5, 5, 1, False), (10, 3, 2, False), (10, 3, 2, True), (11, 4, 1, True),
+             (12, 4, 2, True)]  # drop_last with no short batch: nothing to drop
     for _ in range(6):
         cases.append((int(rng.integers(1, 300)), int(rng.integers(1, 20)), int(rng.integers(1, 6)), bool(rng.random() < 0.5)))
     return sorted(cases)
@@ -118,13 +119,16 @@ def check_batch_order_is_shuffled(ctx):
 
 
 def check_generator_replays_and_advances(ctx):
-    """Proves that with a generator the same seed replays the same epochs, successive epochs differ, and torch's, NumPy's and Python's global RNGs are untouched."""
+    """Proves that with a generator the same seed replays the same epochs, successive epochs differ (in their batches, not only their order), and torch's, NumPy's and Python's global RNGs are untouched."""
     rng = ctx.rng("generator")
     lengths = uniform_lengths(rng, 300)
     seed = int(rng.integers(0, 2**31))
     got = run(ctx, lengths, 8, pool_batches=4, seed=seed, count=2)
     expect(got["epochs"] == got["replay"], f"two samplers with torch.Generator().manual_seed({seed}) gave different epochs")
     expect(got["epochs"][0] != got["epochs"][1], "epoch 2 repeated epoch 1: draw every epoch's randomness from the generator, whose state advances")
+    contents = [{frozenset(b) for b in batches_of(epoch)} for epoch in got["epochs"]]
+    expect(contents[0] != contents[1], "epochs 1 and 2 grouped exactly the same indices into batches (only their order changed): "
+           "draw a fresh random permutation every epoch, before cutting it into pools")
     moved = [name for name, same in got["globals_unchanged"].items() if not same]
     expect(not moved, f"with a generator, the global RNG of {', '.join(moved)} was used; all randomness must come from the generator")
 

@@ -29,7 +29,7 @@ def firsts_by_worker(rows):
 def check_seeds_numpy_and_random_outside_workers(ctx):
     """Proves that outside a worker seed_worker seeds NumPy's global RNG and random with torch.initial_seed() % 2**32 and returns None."""
     rng = ctx.rng("outside")
-    seeds = [0, 1, 2**32 + 5, *[int(s) for s in rng.integers(2, 2**62, size=3)]]
+    seeds = [0, 1, 2**31 + 7, 2**32 + 5, *[int(s) for s in rng.integers(2, 2**62, size=3)]]  # bit 31 set: % 2**31 is wrong
     for got in ctx.probe("seeding:outside_worker", seeds=seeds):
         seed = got["seed"] % 2**32
         want = first_draws(seed)

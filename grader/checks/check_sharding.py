@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from grader.checks.support import START_METHODS, WORKER_TIMEOUT_S, expect, show
 
-# Text files as bytes: trailing newline or not, CRLF, an empty file, an empty line, non-ASCII.
-FILES = ["a0\na1\na2", "", "c0\r\nc1\r\n", "d0\n", "e0\n\ne2\n", "f0 \u00e9\u4e2d", "g0\ng1\n", "h0\n"]
+# Text files as bytes: trailing newline or not, CRLF, an empty file, an empty line, non-ASCII, and
+# lines with their own leading/trailing blanks (only the line ending is removed) and bare "\r" endings.
+FILES = ["a0\na1\na2", "", "c0\r\nc1\r\n", "d0\n", "e0\n\ne2\n", "f0 \u00e9\u4e2d", "g0\ng1\n", "h0\n",
+         "  i0 \n\ti1\t\r\nj0\rj1"]
 
 
 def lines_of(text):
