@@ -211,7 +211,10 @@ def _prepare(cfg: dict, req_fd: int, resp_fd: int) -> tuple[_State, dict]:
                 raise RuntimeError(f"cannot drop privileges: {note}")
             uid = gid = None
     started = time.monotonic()
-    for name in (*cfg["preload"], "json", "pickle", "random", "traceback",
+    # numpy.random is imported lazily by numpy 2: preload it so that its
+    # functions exist (and are watched) before student code runs.
+    lazy = ("numpy.random",) if "numpy" in cfg["preload"] else ()
+    for name in (*cfg["preload"], *lazy, "json", "pickle", "random", "traceback",
                  "multiprocessing.popen_fork", "multiprocessing.popen_spawn_posix",
                  "multiprocessing.popen_forkserver", "multiprocessing.queues",
                  "multiprocessing.synchronize", *cfg["probe_modules"]):

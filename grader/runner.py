@@ -52,6 +52,30 @@ class Outcome:
     duration_s: float = 0.0
 
 
+class RecordingSandbox:
+    """The sandbox as the checks see it: records the integrity flags each check's probes raised.
+
+    A check whose probes report a replaced function (torch.equal, a grader
+    probe helper, ...) cannot trust the data it got back, so it fails even if
+    its assertions held (see ``ChecksPlugin._outcome``).
+    """
+
+    def __init__(self, sandbox: Sandbox):
+        self._sandbox = sandbox
+        self.context: Context | None = None
+        self.flags_by_check: dict[str, list[str]] = {}
+
+    def run(self, probe, args=None, timeout=30.0):
+        result = self._sandbox.run(probe, args, timeout)
+        if result.flags and self.context is not None:
+            seen = self.flags_by_check.setdefault(self.context.current, [])
+            seen.extend(f for f in result.flags if f not in seen)
+        return result
+
+    def __getattr__(self, name):
+        return getattr(self._sandbox, name)
+
+
 def check_name(item) -> str:
     return item.name.removeprefix("check_")
 
@@ -100,6 +124,11 @@ class ChecksPlugin:
     def _outcome(self, report, call, nodeid) -> Outcome:
         output = self.context.outputs.get(nodeid, "")
         duration = report.duration
+        tampered = getattr(self.context.sandbox, "flags_by_check", {}).get(nodeid)
+        if report.passed and tampered:
+            return Outcome("failed", "your code replaced functions the grader relies on while this check ran, so its "
+                           f"results cannot be trusted: {'; '.join(tampered[:5])}. Do not modify torch, numpy, "
+                           "random, builtins or the grader's code.", output, duration)
         if report.passed:
             return Outcome("passed", output=output, duration_s=duration)
         if report.skipped:
@@ -147,7 +176,10 @@ def _preflight(sandbox: Sandbox, exercise: str) -> str:
             return f"{filename} is not valid UTF-8 text: {detail}. Save the file as UTF-8."
         return f"{filename} could not be imported: {detail}"
     entries = sandbox.run("grader.probes.common:entry_points", {"exercise": exercise}, timeout=PREFLIGHT_TIMEOUT_S)
-    if entries.ok and all(v.startswith("not implemented") for v in entries.data.values()):
+    if not (entries.ok and isinstance(entries.data, dict) and entries.data
+            and all(isinstance(v, str) for v in entries.data.values())):
+        return ""  # not plain stub answers (the submission may have forged them): let the checks judge
+    if all(v.startswith("not implemented") for v in entries.data.values()):
         return f"not implemented yet: {', '.join(entries.data)} still raise NotImplementedError"
     return ""
 
@@ -195,7 +227,9 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     # CUDA reserves far more address space than the CPU limit allows.
     memory_mb = GPU_MEMORY_MB if use_gpu else CPU_MEMORY_MB
     with Sandbox(submission, files=CONTRACT_FILES, probe_modules=PROBE_MODULES, memory_mb=memory_mb) as sandbox:
-        ctx = Context(sandbox=sandbox, seed=seed, use_gpu=use_gpu)
+        recorder = RecordingSandbox(sandbox)
+        ctx = Context(sandbox=recorder, seed=seed, use_gpu=use_gpu)
+        recorder.context = ctx
         unavailable = {}
         for exercise in selected:
             note = _preflight(sandbox, exercise)

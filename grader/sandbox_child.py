@@ -85,8 +85,16 @@ WATCHED = (
     "torch.initial_seed", "torch.utils.data.DataLoader",
     "torch.utils.data.get_worker_info",
     "numpy.array_equal", "numpy.ndarray.tolist", "numpy.random.seed",
-    "json.dumps", "pickle.dumps", "random.seed",
+    "numpy.random.random", "numpy.random.random_sample", "numpy.random.default_rng",
+    "json.dumps", "pickle.dumps", "random.seed", "random.random",
 )
+
+#: Every function and class defined at the top level of these grader modules
+#: (the probes and their helpers) is watched as well.
+WATCHED_MODULE_PREFIXES = ("grader.probes.", "grader.sandbox_child")
+
+#: Longest exception message and traceback text a probe reports (characters).
+MAX_ERROR_CHARS = 4000
 
 
 def load_submission(module_name: str):
@@ -149,6 +157,11 @@ def snapshot_watched() -> dict[str, object]:
         obj = _lookup(name)
         if obj is not _MISSING:
             snap[name] = obj
+    for module_name, module in list(sys.modules.items()):
+        if module_name.startswith(WATCHED_MODULE_PREFIXES):
+            for attr, obj in list(_getattr(module, "__dict__", {}).items()):
+                if not attr.startswith("__") and (_isinstance(obj, type) or callable(obj)):
+                    snap[f"{module_name}.{attr}"] = obj
     return snap
 
 
@@ -284,6 +297,14 @@ def capture_references() -> None:
 # the harness
 
 
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters (head and tail kept)."""
+    if len(text) <= limit:
+        return text
+    keep = limit // 2 - 20
+    return f"{text[:keep]}\n[... {len(text) - 2 * keep} characters cut ...]\n{text[-keep:]}"
+
+
 def _exception_fields(exc: BaseException) -> dict:
     """``error``/``error_type``/``traceback`` fields for a raised exception.
 
@@ -305,6 +326,8 @@ def _exception_fields(exc: BaseException) -> dict:
         text = "<traceback unavailable>"
     if isinstance(exc, SystemExit):
         message = f"{message} (sys.exit() was called during the probe)"
+    error_type, message, text = (_cut(error_type, 200), _cut(message, MAX_ERROR_CHARS),
+                                 _cut(text, MAX_ERROR_CHARS))
     return {"error_type": error_type,
             "error": f"{error_type}: {message}" if message else error_type,
             "traceback": text}

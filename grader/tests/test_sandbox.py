@@ -365,6 +365,72 @@ def test_monkeypatching_is_flagged(sandbox, name, replaced, data):
     assert run(sandbox, "returns_args").flags == []  # next child is clean again
 
 
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("name, replaced", [
+    ("patch_random_draws", {"numpy.random.random", "random.random"}),
+    ("patch_sandbox_child_helper", {"grader.sandbox_child.load_submission"}),
+])
+def test_random_draws_and_grader_functions_are_watched(sandbox, name, replaced):
+    """Hostile corpus: faking seeded draws, or replacing a grader helper, is flagged."""
+    result = run(sandbox, name)
+    assert result.status == "ok", result
+    assert set(result.flags) == {f"replaced {n} during probe {probe(name)}" for n in replaced}
+
+
+@pytest.mark.timeout(60)
+def test_huge_exception_message_is_cut(sandbox):
+    """Hostile corpus: a 20 MB exception message must not reach the report whole."""
+    result = run(sandbox, "raises_huge_message")
+    assert result.status == "error" and result.error_type == "ValueError"
+    assert 1000 < len(result.error) <= 4100 and "characters cut" in result.error
+    assert len(result.traceback) <= 4100
+
+
+def test_preflight_ignores_forged_entry_points(tmp_path):
+    """Hostile corpus (forged_result): a forged preflight answer must not crash the runner."""
+    from grader import runner
+
+    (tmp_path / "collate.py").write_text("")
+
+    class Fake:
+        copied, skipped = ("collate.py",), {}
+
+        def __init__(self, data):
+            self.data = data
+
+        def run(self, probe, args, timeout):
+            if probe.endswith(":load"):
+                return ProbeResult(status="ok", data=[])
+            return ProbeResult(status="ok", data=self.data)
+
+    for data in ({"score": 100}, [1], None, "x", {}):
+        assert runner._preflight(Fake(data), "collate") == ""
+    assert runner._preflight(Fake({"pad_collate": "not implemented: x"}), "collate").startswith("not implemented")
+
+
+def test_recording_sandbox_keeps_flags_per_check():
+    """A check whose probe reported a replaced function is failed by the runner (hostile corpus)."""
+    from grader.checks.support import Context
+    from grader.runner import RecordingSandbox
+
+    class Fake:
+        token = "t"
+
+        def run(self, probe, args, timeout):
+            return ProbeResult(status="ok", data=1, flags=["replaced torch.equal during probe p"] if args else [])
+
+    recorder = RecordingSandbox(Fake())
+    ctx = Context(sandbox=recorder, seed=1)
+    recorder.context = ctx
+    ctx.current = "a"
+    assert ctx.probe("x:y") == 1
+    ctx.current = "b"
+    ctx.probe("x:y", flag=True)
+    ctx.probe("x:y", flag=True)
+    assert recorder.flags_by_check == {"b": ["replaced torch.equal during probe p"]}
+    assert recorder.token == "t"
+
+
 # ------------------------------------------------------------------ DataLoader
 
 

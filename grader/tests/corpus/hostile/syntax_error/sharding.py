@@ -1,0 +1,3 @@
+"""Hostile: a syntax error."""
+class ShardedRange(:
+    pass
