@@ -52,30 +52,6 @@ class Outcome:
     duration_s: float = 0.0
 
 
-class RecordingSandbox:
-    """The sandbox as the checks see it: records the integrity flags each check's probes raised.
-
-    A check whose probes report a replaced function (torch.equal, a grader
-    probe helper, ...) cannot trust the data it got back, so it fails even if
-    its assertions held (see ``ChecksPlugin._outcome``).
-    """
-
-    def __init__(self, sandbox: Sandbox):
-        self._sandbox = sandbox
-        self.context: Context | None = None
-        self.flags_by_check: dict[str, list[str]] = {}
-
-    def run(self, probe, args=None, timeout=30.0):
-        result = self._sandbox.run(probe, args, timeout)
-        if result.flags and self.context is not None:
-            seen = self.flags_by_check.setdefault(self.context.current, [])
-            seen.extend(f for f in result.flags if f not in seen)
-        return result
-
-    def __getattr__(self, name):
-        return getattr(self._sandbox, name)
-
-
 def check_name(item) -> str:
     return item.name.removeprefix("check_")
 
@@ -94,9 +70,16 @@ class ChecksPlugin:
         self.progress = progress
         self.outcomes: dict[tuple[str, str], Outcome] = {}
         self.descriptions: dict[tuple[str, str], str] = {}
+        self.timed_out: set[str] = set()  # exercises with a check that timed out
 
     @pytest.fixture
     def ctx(self, request):
+        # A hang usually hangs every call: after one timeout the exercise's other
+        # checks are not run, so a hanging submission costs one timeout, not ten.
+        exercise = exercise_of(request.node)
+        if exercise in self.timed_out:
+            raise ProbeProblem("timeout", f"not run: an earlier check of {exercise} timed out, so its code was not "
+                               "called again. Fix the hang first.")
         self.context.current = request.node.nodeid
         return self.context
 
@@ -119,13 +102,15 @@ class ChecksPlugin:
         key = (exercise_of(item), check_name(item))
         if report.when == "call" or (report.when == "setup" and not report.passed):
             self.outcomes[key] = self._outcome(report, call, item.nodeid)
+            if self.outcomes[key].status == "timeout":
+                self.timed_out.add(key[0])
             self.progress(f"  {key[0]}/{key[1]}: {self.outcomes[key].status}")
 
     def _outcome(self, report, call, nodeid) -> Outcome:
         output = self.context.outputs.get(nodeid, "")
         duration = report.duration
-        tampered = getattr(self.context.sandbox, "flags_by_check", {}).get(nodeid)
-        if report.passed and tampered:
+        tampered = self.context.flags_by_check.get(nodeid)
+        if report.passed and tampered:  # its data cannot be trusted
             return Outcome("failed", "your code replaced functions the grader relies on while this check ran, so its "
                            f"results cannot be trusted: {'; '.join(tampered[:5])}. Do not modify torch, numpy, "
                            "random, builtins or the grader's code.", output, duration)
@@ -176,11 +161,16 @@ def _preflight(sandbox: Sandbox, exercise: str) -> str:
             return f"{filename} is not valid UTF-8 text: {detail}. Save the file as UTF-8."
         return f"{filename} could not be imported: {detail}"
     entries = sandbox.run("grader.probes.common:entry_points", {"exercise": exercise}, timeout=PREFLIGHT_TIMEOUT_S)
+    if entries.status == "timeout":
+        return (f"calling the code of {filename} once on a tiny input did not finish within {PREFLIGHT_TIMEOUT_S:.0f} s "
+                "(an endless loop or a blocking call?)")
     if not (entries.ok and isinstance(entries.data, dict) and entries.data
             and all(isinstance(v, str) for v in entries.data.values())):
         return ""  # not plain stub answers (the submission may have forged them): let the checks judge
     if all(v.startswith("not implemented") for v in entries.data.values()):
-        return f"not implemented yet: {', '.join(entries.data)} still raise NotImplementedError"
+        names = list(entries.data)
+        verb = "raises" if len(names) == 1 else "raise"
+        return f"not implemented yet: {', '.join(names)} still {verb} NotImplementedError (start with the docstrings in {filename})"
     return ""
 
 
@@ -227,9 +217,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     # CUDA reserves far more address space than the CPU limit allows.
     memory_mb = GPU_MEMORY_MB if use_gpu else CPU_MEMORY_MB
     with Sandbox(submission, files=CONTRACT_FILES, probe_modules=PROBE_MODULES, memory_mb=memory_mb) as sandbox:
-        recorder = RecordingSandbox(sandbox)
-        ctx = Context(sandbox=recorder, seed=seed, use_gpu=use_gpu)
-        recorder.context = ctx
+        ctx = Context(sandbox=sandbox, seed=seed, use_gpu=use_gpu)
         unavailable = {}
         for exercise in selected:
             note = _preflight(sandbox, exercise)

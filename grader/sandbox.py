@@ -14,7 +14,7 @@ Guarantees for every probe child
 * Fresh session (its own process group), stdin from /dev/null, stdout and
   stderr captured (at most ``output_limit`` characters come back), the result
   on a separate pipe (capped at 16 MB; garbage there gives "crashed").
-* Scrubbed environment: only PATH, LANG, HOME/TMPDIR (a per-run scratch dir),
+* Scrubbed environment: only PATH, LANG, USER/LOGNAME ("sandbox"), HOME/TMPDIR (a per-run scratch dir),
   PYTHONHASHSEED, OMP/MKL_NUM_THREADS, PYTHONDONTWRITEBYTECODE and
   PYTHONNOUSERSITE -- nothing is inherited from the grader's environment.
 * Limits (setrlimit, per process): address space ``memory_mb``, processes
@@ -27,8 +27,11 @@ Guarantees for every probe child
   time) kills all of its remaining descendants, including processes that
   setsid()/double-fork to detach, and DataLoader workers left alive.
 * Privilege drop: when the grader runs as root and ``drop_privileges`` is
-  "auto" or True, the child switches to ``user`` (default ``nobody``) after
-  setting its limits.  It then cannot signal or ptrace the grader or the
+  "auto" or True, the child switches to ``user`` after setting its limits.
+  The default, "private", is a uid of its own for each sandbox (unused by
+  any account or process, group ``nogroup``), so parallel gradings never
+  share a process limit or signal each other; "nobody" or any account name
+  also works.  It then cannot signal or ptrace the grader or the
   zygote, read their ``/proc/<pid>/environ``, or write files the grader
   created (the submission copy is read-only to it; only its scratch dir is
   writable), and RLIMIT_NPROC is enforced.  If the Python installation is
@@ -47,9 +50,10 @@ Weaker guarantees (documented limitations)
   scrubbed, but the grading process's is not), signal the zygote or the
   grader, write anything the grader can write, and RLIMIT_NPROC counts all of
   that user's processes.  Run the grader as root (or under sudo) in CI.
-* The dropped uid is shared: ``nobody``-owned processes of other sandboxes on
-  the same machine count towards RLIMIT_NPROC and could interfere with each
-  other; files a probe writes outside its scratch dir (``/tmp``,
+* With ``user="nobody"`` the dropped uid is shared: ``nobody``-owned
+  processes of other sandboxes on the same machine count towards
+  RLIMIT_NPROC and could interfere with each other (the default "private"
+  uid avoids this). Files a probe writes outside its scratch dir (``/tmp``,
   ``/dev/shm``) are not removed.
 * Limits are per process; a probe that forks up to ``max_processes`` children
   may use that many times ``memory_mb`` (no cgroup is used).
@@ -186,6 +190,38 @@ def _module_root(module: str) -> str | None:
     return str(Path(spec.origin).parent) if spec.origin else None
 
 
+NOGROUP = 65534
+PRIVATE_UIDS = range(1_000_000, 2_000_000)  # far above any account a distribution creates
+
+
+def _uids_in_use() -> set[int]:
+    """Real uids of the running processes."""
+    uids = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/status", "rb") as status:
+                    for line in status:
+                        if line.startswith(b"Uid:"):
+                            uids.add(int(line.split()[1]))
+                            break
+            except OSError:
+                continue
+    return uids
+
+
+def _unused_uid() -> int:
+    """A uid no account has and no process runs as: the sandbox's own."""
+    busy = _uids_in_use() if os.path.isdir("/proc") else set()
+    while True:
+        uid = PRIVATE_UIDS[secrets.randbelow(len(PRIVATE_UIDS))]
+        try:
+            pwd.getpwuid(uid)
+        except KeyError:
+            if uid not in busy:
+                return uid
+
+
 def _remove_tree(path: Path) -> None:
     def _retry_writable(func, failed_path, _exc_info):
         try:
@@ -206,7 +242,7 @@ class Sandbox:
     def __init__(self, submission_dir, *, files=CONTRACT_FILES, preload=("torch", "numpy"),
                  probe_modules=(), memory_mb=4096, max_processes=128, file_size_mb=64,
                  cpu_seconds=None, output_limit=2000, drop_privileges="auto",
-                 user="nobody"):
+                 user="private"):
         if drop_privileges not in ("auto", True, False):
             raise ValueError("drop_privileges must be 'auto', True or False")
         self.submission_dir = Path(submission_dir)
@@ -264,6 +300,8 @@ class Sandbox:
 
     @staticmethod
     def _lookup_user(user: str) -> tuple[int, int]:
+        if user == "private":
+            return _unused_uid(), NOGROUP
         try:
             entry = pwd.getpwnam(user)
             return entry.pw_uid, entry.pw_gid
@@ -295,7 +333,7 @@ class Sandbox:
     def _zygote_config(self) -> dict:
         bin_dir = os.path.dirname(sys.executable)
         scratch = str(self._scratch_root)
-        env = {"PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+        env = {"PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "USER": "sandbox", "LOGNAME": "sandbox",
                "HOME": scratch, "TMPDIR": scratch, "PYTHONHASHSEED": "0",
                "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1"}

@@ -54,7 +54,7 @@ def check_len_counts_the_windows_that_fit(ctx):
 def window_problem(spec, tokens, block, stride, length, i, got):
     call = f"{call_text(spec, block, stride)}[{i}]"
     if "error" in got:
-        return f"{call} raised {got['error']}: {got['message']}"
+        return f"{call} raised {got['message']}"
     if got["type"] != "tuple":
         return f"{call} returned {got['type']}; expected a tuple (x, y)"
     want_x, want_y = want_window(tokens, block, stride, i, length)

@@ -15,7 +15,7 @@ import numpy as np
 
 START_METHODS = ("fork", "spawn", "forkserver")
 IN_PROCESS_TIMEOUT_S = 30.0
-WORKER_TIMEOUT_S = 120.0
+WORKER_TIMEOUT_S = 90.0
 
 LAB_SECTIONS = {
     "collate": 'the lab text, "Fence 1: collation and padding", and the docstring of pad_collate',
@@ -62,7 +62,8 @@ class Context:
     sandbox: object
     seed: int
     outputs: dict = field(default_factory=dict)  # check nodeid -> captured student output
-    flags: list = field(default_factory=list)  # integrity flags seen so far
+    flags: list = field(default_factory=list)  # integrity flags seen so far, in order
+    flags_by_check: dict = field(default_factory=dict)  # check nodeid -> the flags its probes raised
     current: str = ""  # nodeid of the running check
     use_gpu: bool = False  # run the pin_memory checks on CUDA (else their CPU counterparts)
 
@@ -78,6 +79,9 @@ class Context:
         for flag in result.flags:
             if flag not in self.flags:
                 self.flags.append(flag)
+            seen = self.flags_by_check.setdefault(self.current, [])
+            if flag not in seen:
+                seen.append(flag)
         if result.status == "ok":
             return result.data
         raise problem_from(result, timeout)

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import torch
 
-from grader.probes.common import load_submission, plain
+from grader.probes.common import error_text, load_submission, plain
 
 
 def _global_states():
@@ -38,7 +38,7 @@ def construct(cases):
         except NotImplementedError:
             raise
         except Exception as exc:
-            out.append(f"{type(exc).__name__}: {exc}")
+            out.append(error_text(exc))
         else:
             out.append("ok")
     return out

@@ -6,7 +6,7 @@ import warnings
 
 import torch
 
-from grader.probes.common import describe, load_submission, plain, tagged_run
+from grader.probes.common import describe, error_text, load_submission, plain, tagged_run
 
 DTYPES = {"int64": torch.int64, "int32": torch.int32, "int16": torch.int16, "uint8": torch.uint8}
 
@@ -46,7 +46,7 @@ def run_cases(cases):
         except NotImplementedError:
             raise
         except Exception as exc:
-            results.append({"error": f"{type(exc).__name__}: {exc}"})
+            results.append({"error": error_text(exc)})
             continue
         report = _report(out)
         report["inputs_unchanged"] = all(torch.equal(a, b) for a, b in zip(batch, before))

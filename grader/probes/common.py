@@ -13,14 +13,16 @@ from torch.utils.data import DataLoader, get_worker_info
 
 from grader.sandbox_child import load_submission
 
-WORKER_TIMEOUT_S = 30
-"""DataLoader(timeout=...): a worker that sends nothing for this long fails the probe instead of hanging it."""
-
-
 def load(exercise):
     """Import the student's module; return the public names it defines."""
     module = load_submission(exercise)
     return sorted(name for name in vars(module) if not name.startswith("_"))
+
+
+def error_text(exc, limit=500):
+    """'ExcType: message', cut to ``limit`` characters: a student's exception may carry megabytes."""
+    text = f"{type(exc).__name__}: {exc}"
+    return text if len(text) <= limit else text[: limit - 20] + " ...(message cut)"
 
 
 def _try(call):
@@ -28,9 +30,9 @@ def _try(call):
     try:
         call()
     except NotImplementedError as exc:
-        return f"not implemented: {exc}"
+        return f"not implemented: {error_text(exc)}"
     except Exception as exc:  # any other failure still means somebody wrote code
-        return f"{type(exc).__name__}: {exc}"
+        return error_text(exc)
     return "ok"
 
 
@@ -106,7 +108,8 @@ def worker_batches(dataset, start_method, num_workers=2, **kwargs):
         dataset,
         num_workers=num_workers,
         multiprocessing_context=context(start_method),
-        timeout=WORKER_TIMEOUT_S,
+        # No DataLoader timeout: with one, a worker that dies is only noticed when
+        # it expires; without, within 5 s. A hung worker meets the probe's timeout.
         **kwargs,
     )
     with warnings.catch_warnings():

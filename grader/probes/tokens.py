@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from torch.utils.data import default_collate
 
-from grader.probes.common import describe, load_submission, tagged_run
+from grader.probes.common import describe, error_text, load_submission, tagged_run
 from grader.probes.data import token_data
 
 
@@ -45,7 +45,7 @@ def windows(file, cases):
             except NotImplementedError:
                 raise
             except Exception as exc:
-                entry["items"].append({"error": type(exc).__name__, "message": str(exc)[:200]})
+                entry["items"].append({"error": type(exc).__name__, "message": error_text(exc, 200)})
         out.append(entry)
     return out
 
@@ -63,7 +63,7 @@ def construct(file_bytes, cases):
         except NotImplementedError:
             raise
         except Exception as exc:
-            out.append(f"{type(exc).__name__}: {exc}")
+            out.append(error_text(exc))
         else:
             out.append("ok")
     return out

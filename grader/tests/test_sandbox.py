@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox import CONTRACT_FILES, ProbeResult, Sandbox
+from grader.sandbox import NOGROUP, PRIVATE_UIDS, CONTRACT_FILES, ProbeResult, Sandbox
 
 PROBES = "grader.tests.sandbox_probes"
 SECRET_NAME, SECRET_VALUE = "GRADER_TEST_SECRET", "s3cr3t-do-not-leak-4711"
@@ -173,7 +173,7 @@ def test_environment_is_scrubbed(sandbox):
     assert result.status == "ok", result
     child_env = result.data
     assert SECRET_NAME not in child_env
-    assert set(child_env) == {"PATH", "LANG", "HOME", "TMPDIR", "PYTHONHASHSEED",
+    assert set(child_env) == {"PATH", "LANG", "USER", "LOGNAME", "HOME", "TMPDIR", "PYTHONHASHSEED",
                               "OMP_NUM_THREADS", "MKL_NUM_THREADS",
                               "PYTHONDONTWRITEBYTECODE", "PYTHONNOUSERSITE"}
     assert child_env["HOME"] == child_env["TMPDIR"]
@@ -191,10 +191,10 @@ def test_child_process_setup(sandbox):
     assert info["sys_path"][0] == str(sandbox.code_dir)
     assert "" not in info["sys_path"] and info["cwd"] not in info["sys_path"]
     assert Path(info["cwd"]).parent == sandbox.code_dir.parent / "scratch"
-    if sandbox.privileges_dropped:
-        nobody = pwd.getpwnam("nobody")
-        assert (info["uid"], info["euid"], info["gid"]) == (nobody.pw_uid, nobody.pw_uid,
-                                                             nobody.pw_gid)
+    if sandbox.privileges_dropped:  # a private uid of its own: no account, no other process
+        assert info["uid"] == info["euid"] and info["uid"] in PRIVATE_UIDS and info["gid"] == NOGROUP
+        with pytest.raises(KeyError):
+            pwd.getpwuid(info["uid"])
 
 
 @pytest.mark.timeout(60)
@@ -408,27 +408,22 @@ def test_preflight_ignores_forged_entry_points(tmp_path):
     assert runner._preflight(Fake({"pad_collate": "not implemented: x"}), "collate").startswith("not implemented")
 
 
-def test_recording_sandbox_keeps_flags_per_check():
+def test_context_keeps_flags_per_check():
     """A check whose probe reported a replaced function is failed by the runner (hostile corpus)."""
     from grader.checks.support import Context
-    from grader.runner import RecordingSandbox
 
     class Fake:
-        token = "t"
-
         def run(self, probe, args, timeout):
             return ProbeResult(status="ok", data=1, flags=["replaced torch.equal during probe p"] if args else [])
 
-    recorder = RecordingSandbox(Fake())
-    ctx = Context(sandbox=recorder, seed=1)
-    recorder.context = ctx
+    ctx = Context(sandbox=Fake(), seed=1)
     ctx.current = "a"
     assert ctx.probe("x:y") == 1
     ctx.current = "b"
     ctx.probe("x:y", flag=True)
     ctx.probe("x:y", flag=True)
-    assert recorder.flags_by_check == {"b": ["replaced torch.equal during probe p"]}
-    assert recorder.token == "t"
+    assert ctx.flags_by_check == {"b": ["replaced torch.equal during probe p"]}
+    assert ctx.flags == ["replaced torch.equal during probe p"]
 
 
 # ------------------------------------------------------------------ DataLoader
