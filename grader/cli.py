@@ -8,6 +8,7 @@ Commands:
     release    write the student template repository
     publish    write the grader alone, for the repository the student workflow fetches
     bench      time the grading of solutions/ and of the stubs
+    scoreboard grade the wrong, right and hostile corpora and print how many held
 
 Exit status: 0 when the command did its job (whatever the score), 1 for
 ``generate --check`` with stale files, 2 for bad arguments or a grader fault.
@@ -53,7 +54,8 @@ def cmd_grade(args) -> int:
         return usage_error(f"--only: unknown exercise(s) {unknown}; choose from {', '.join(EXERCISES)}")
     progress = (lambda message: print(message, file=sys.stderr, flush=True)) if not args.quiet else None
     try:
-        result = grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric, progress=progress)
+        result = grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric,
+                       fail_fast=args.fail_fast, progress=progress)
     except (FileNotFoundError, RubricError) as exc:
         return usage_error(str(exc))
     except GraderFault as exc:
@@ -101,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--gpu", choices=("auto", "on", "off"), default="auto",
                        help="pin_memory checks on CUDA: auto (if a device is present), on (required), off")
     grade.add_argument("--rubric", type=Path, default=DEFAULT_RUBRIC, metavar="FILE", help="points and visibility per check (default: grader/rubric.toml)")
+    grade.add_argument("--fail-fast", action="store_true", help="stop at the first check that does not pass (a quick look, not a grade)")
     grade.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     grade.set_defaults(run=cmd_grade)
 
@@ -110,12 +113,13 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--check", action="store_true", help="only report files that differ; exit 1 if any")
     generate.set_defaults(run=cmd_generate)
 
-    from grader import batch, bench, publish, release
+    from grader import batch, bench, publish, release, scoreboard
 
     batch.add_commands(commands)
     release.add_command(commands)
     publish.add_command(commands)
     bench.add_command(commands)
+    scoreboard.add_command(commands)
     return parser
 
 

@@ -174,9 +174,11 @@ def _preflight(sandbox: Sandbox, exercise: str) -> str:
     return ""
 
 
-def _run_checks(plugin: ChecksPlugin) -> None:
+def _run_checks(plugin: ChecksPlugin, fail_fast: bool = False) -> None:
     args = [str(CHECKS_DIR), "-c", str(CHECKS_DIR / "pytest.ini"), "--rootdir", str(CHECKS_DIR),
             "-q", "--no-header", "--tb=no", "-p", "no:cacheprovider", "-p", "no:randomly", "--import-mode=importlib"]
+    if fail_fast:
+        args.append("--exitfirst")
     with contextlib.redirect_stdout(io.StringIO()):
         code = pytest.main(args, plugins=[plugin])
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED):
@@ -190,12 +192,15 @@ def _integrity_flags(submission: Path, sandbox: Sandbox, ctx: Context) -> list[s
 
 
 def grade(submission, *, seed: int | None = None, only: list[str] | None = None, gpu: str = "auto",
-          rubric_path: Path = DEFAULT_RUBRIC, progress=None) -> GradeResult:
+          rubric_path: Path = DEFAULT_RUBRIC, fail_fast: bool = False, progress=None) -> GradeResult:
     """Grade the five contract files in ``submission`` and return the result.
 
     ``seed`` fixes every randomized input (a fresh one is drawn and reported
     when None); ``only`` limits grading to some exercises; ``gpu`` is "auto"
-    (pin_memory checks where CUDA is available), "on" or "off". Raises
+    (pin_memory checks where CUDA is available), "on" or "off". With
+    ``fail_fast`` grading stops at the first check that does not pass and
+    the checks after it are reported as skipped (a quick look, not a grade).
+    Raises
     FileNotFoundError for a missing folder, RubricError for a bad rubric and
     GraderFault when the grader itself breaks; a broken submission never
     raises.
@@ -226,25 +231,30 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
                 progress(f"  {exercise}: {note}")
         plugin = ChecksPlugin(ctx, selected, unavailable, progress)
         try:
-            _run_checks(plugin)
+            _run_checks(plugin, fail_fast)
         except GraderFault:
             raise
         except Exception as exc:
             raise GraderFault(f"the checks crashed: {exc}\n{traceback.format_exc()}") from exc
         flags = _integrity_flags(submission, sandbox, ctx)
 
-    exercises = [_exercise_result(e, rubric[e], plugin, unavailable.get(e, "")) for e in selected]
+    exercises = [_exercise_result(e, rubric[e], plugin, unavailable.get(e, ""), fail_fast) for e in selected]
     return GradeResult(
         exercises=exercises, seed=seed, duration_s=round(time.monotonic() - started, 2), submission=str(submission),
         started_at=started_at, grader_version=GRADER_VERSION, integrity_flags=flags, gpu=gpu_name or "none",
     )
 
 
-def _exercise_result(exercise: str, entries: dict, plugin: ChecksPlugin, note: str) -> ExerciseResult:
+NOT_RUN = Outcome("skipped", "not run: grading stopped at the first check that did not pass (--fail-fast)")
+
+
+def _exercise_result(exercise: str, entries: dict, plugin: ChecksPlugin, note: str, fail_fast: bool) -> ExerciseResult:
     checks = []
     for name, entry in entries.items():
         key = (exercise, name)
         outcome = Outcome("failed", note) if note else plugin.outcomes.get(key)
+        if outcome is None and fail_fast and key in plugin.descriptions:
+            outcome = NOT_RUN
         if outcome is None:
             raise GraderFault(f"rubric check {exercise}.{name} has no check function in grader/checks/check_{exercise}.py")
         message = outcome.message
