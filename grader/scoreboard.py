@@ -9,8 +9,9 @@ subprocess and prints:
     hostile submissions contained C/D (bounded time, right score, complete report, no leftovers, no secret)
     grading time               median and max over the graded entries
 
-and every entry that did not hold. Exit status 0 when everything held, 1
-otherwise, 2 when pytest could not run.
+and every entry that did not hold. ``--from-junit FILE`` prints the same
+from the JUnit report of an earlier run (.ci/run writes one). Exit status
+0 when everything held, 1 otherwise, 2 when pytest could not run.
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ def run(kinds: list[str], extra: list[str]) -> int:
 def add_command(commands) -> None:
     cmd = commands.add_parser("scoreboard", help="grade the wrong, right and hostile corpora and print the score")
     cmd.add_argument("--kinds", default="wrong,right,hostile", help="which corpora (default: wrong,right,hostile)")
+    cmd.add_argument("--from-junit", type=Path, metavar="FILE",
+                     help="print the scoreboard of an earlier pytest run's JUnit report instead of running the tests")
     cmd.set_defaults(run=_run)
 
 
@@ -105,4 +108,11 @@ def _run(args) -> int:
     if unknown or not kinds:
         print(f"python -m grader scoreboard: error: --kinds takes {', '.join(TESTS)}; got {args.kinds!r}", file=sys.stderr)
         return 2
+    if args.from_junit:
+        if not args.from_junit.is_file():
+            print(f"python -m grader scoreboard: error: {args.from_junit} does not exist", file=sys.stderr)
+            return 2
+        entries = [e for e in parse_junit(args.from_junit) if e.kind in kinds]
+        print(render(entries))
+        return 0 if entries and all(e.held for e in entries) else 1
     return run(kinds, [])

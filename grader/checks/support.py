@@ -15,7 +15,7 @@ import numpy as np
 
 START_METHODS = ("fork", "spawn", "forkserver")
 IN_PROCESS_TIMEOUT_S = 30.0
-WORKER_TIMEOUT_S = 90.0
+WORKER_TIMEOUT_S = 60.0
 
 LAB_SECTIONS = {
     "collate": 'the lab text, "Fence 1: collation and padding", and the docstring of pad_collate',

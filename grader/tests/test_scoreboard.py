@@ -29,3 +29,19 @@ def test_counts_per_kind_and_lists_what_did_not_hold(tmp_path):
 
 def test_an_empty_report_renders():
     assert "0/0" in render([Entry("wrong", "x", True, 1.0, "")][:0])
+
+
+def test_from_junit_on_the_command_line(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "corpus.xml"
+    path.write_text(JUNIT)
+    repo = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-m", "grader", "scoreboard", "--from-junit", str(path)], cwd=repo,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "1/2" in proc.stdout, proc.stderr
+    missing = subprocess.run([sys.executable, "-m", "grader", "scoreboard", "--from-junit", str(tmp_path / "no.xml")],
+                             cwd=repo, capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2 and "does not exist" in missing.stderr
