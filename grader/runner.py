@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import secrets
 import sys
 import time
@@ -185,10 +186,29 @@ def _run_checks(plugin: ChecksPlugin, fail_fast: bool = False) -> None:
         raise GraderFault(f"pytest could not run the checks (exit code {int(code)})")
 
 
+_REPLACED = re.compile(r"^replaced (?P<name>\S+) during probe grader\.probes\.(?P<exercise>\w+):")
+
+
 def _integrity_flags(submission: Path, sandbox: Sandbox, ctx: Context) -> list[str]:
     flags = [f"ignored extra file {name} in the submission" for name in EXTRA_FILE_NAMES if (submission / name).exists()]
     flags += [f"{name} not graded: {reason}" for name, reason in sandbox.skipped.items() if reason != "missing"]
-    return flags + list(ctx.flags)
+    return flags + _summarize_replacements(ctx.flags)
+
+
+def _summarize_replacements(flags: list[str]) -> list[str]:
+    """One flag per replaced function and exercise ("replaced X in N probes of sharding"), others as they are."""
+    counts: dict[tuple[str, str], int] = {}
+    others = []
+    for flag in flags:
+        match = _REPLACED.match(flag)
+        if match:
+            key = (match["name"], match["exercise"])
+            counts[key] = counts.get(key, 0) + 1
+        else:
+            others.append(flag)
+    replaced = [f"replaced {name} while {exercise} was graded ({n} probe{'s' if n > 1 else ''})"
+                for (name, exercise), n in counts.items()]
+    return replaced + others
 
 
 def grade(submission, *, seed: int | None = None, only: list[str] | None = None, gpu: str = "auto",

@@ -631,7 +631,8 @@ def class_summary_markdown(rows: Iterable[GradebookRow], bar_width: int = 40) ->
     median, min, max, as points and %) over graded rows; a histogram of
     percentage bands 0-9 … 80-89, 90-100 with a text bar (scaled so the largest
     band is ``bar_width`` blocks); the mean score per exercise; the 10 checks
-    most often not passed ("exercise/check", count, % of graded students), ties
+    most often failed, errored or timed out (skipped checks, such as GPU
+    checks on a CPU runner, do not count) ("exercise/check", count, % of graded students), ties
     broken by name.
     """
     rows = list(rows)
@@ -677,8 +678,8 @@ def class_summary_markdown(rows: Iterable[GradebookRow], bar_width: int = 40) ->
     out.append("")
 
     missed = Counter(f"{e.name}/{c.name}" for r in graded for e in r.exercises
-                     for c in e.checks if not c.passed)
-    out += ["### Checks most often not passed", ""]
+                     for c in e.checks if c.status not in ("passed", "skipped"))
+    out += ["### Checks most often failed", ""]
     if not missed:
         out.append("Every check passed for every graded student.")
     else:

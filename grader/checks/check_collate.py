@@ -137,6 +137,9 @@ def check_inputs_are_not_modified(ctx):
     cases = random_cases(ctx.rng("inputs"), 10) + [{"seqs": [[1, 2, 3], [4, 5, 6]]}]
 
     def judge(case, got):
+        problem = structure_problem(case, got)  # garbage out earns nothing here either
+        if problem:
+            return problem
         if not got.get("inputs_unchanged", True):
             return "  the input tensors were modified; pad_collate must not write into them"
         if got.get("shares_memory"):

@@ -530,7 +530,7 @@ def test_class_summary():
     assert len(bands) == 10 and bands[-1].startswith("| 90-100 |")
     assert sum(int(_cells(b)[1]) for b in bands) == 3
     _, blocks = _code_blocks(md)
-    top = md.split("### Checks most often not passed", 1)[1]
+    top = md.split("### Checks most often failed", 1)[1]
     top_rows = [l for l in top.split("\n") if l.startswith("| ") and not l.startswith("| Check") and "---" not in l]
     assert 1 <= len(top_rows) <= 10
     first = _cells(top_rows[0])
