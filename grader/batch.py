@@ -41,6 +41,7 @@ from pathlib import Path
 
 from grader.results import GradeResult
 from grader.sandbox import CONTRACT_FILES
+from grader.sandbox.jail import isolation
 from grader.writers import class_summary_markdown, gradebook_csv
 
 REPO = Path(__file__).resolve().parent.parent
@@ -62,8 +63,15 @@ def find_students(submissions: Path) -> dict[str, Path]:
 
 
 def exercise_folder(folder: Path) -> Path:
-    """Where the five files are: ``exercises/`` of a template checkout, else the folder itself."""
-    return folder / "exercises" if (folder / "exercises").is_dir() else folder
+    """Where the five files are: ``exercises/`` of a template checkout, else the folder itself.
+
+    Raises BatchError when ``exercises`` is a symbolic link: it could lead
+    anywhere on the grading machine, this repository's solutions/ included.
+    """
+    exercises = folder / "exercises"
+    if exercises.is_symlink():
+        raise BatchError(f"exercises is a symbolic link (to {os.readlink(exercises)}), not a folder: not graded")
+    return exercises if exercises.is_dir() else folder
 
 
 def snapshot_at_deadline(folder: Path, deadline: str, dest: Path) -> str:
@@ -138,7 +146,11 @@ def run_batch(submissions: Path, out: Path, *, jobs: int = 2, seed: int = 0, dea
     with tempfile.TemporaryDirectory(prefix="grader-batch-") as tmp:
         todo, errors = {}, {}
         for student, folder in students.items():
-            target = exercise_folder(folder)
+            try:
+                target = exercise_folder(folder)
+            except BatchError as exc:
+                errors[student] = str(exc)
+                continue
             if deadline and not (folder / ".git").exists():
                 print(f"{student}: not a git checkout, graded as it is (--deadline needs history)", file=sys.stderr)
             elif deadline:
@@ -240,6 +252,9 @@ def add_commands(commands) -> None:
     batch.add_argument("--force", action="store_true", help="grade again students whose files and seed did not change")
     batch.add_argument("--timeout", type=float, default=GRADE_TIMEOUT_S, help="seconds allowed per student (default 900)")
     batch.add_argument("--gpu", choices=("auto", "on", "off"), default="off", help="pin_memory checks on CUDA (default off)")
+    batch.add_argument("--allow-weak-isolation", action="store_true",
+                       help="grade even where no bubblewrap jail can be made (reports then say isolation: weak; "
+                            "not a grade of record)")
     batch.set_defaults(run=_run_batch_command)
 
     merge_cmd = commands.add_parser("merge", help="combine batch outputs into one gradebook and summary")
@@ -252,9 +267,16 @@ def _run_batch_command(args) -> int:
     if args.jobs < 1:
         print("python -m grader batch: error: --jobs must be at least 1", file=sys.stderr)
         return 2
+    found = isolation()
+    if not found.jailed and not args.allow_weak_isolation:
+        print(f"python -m grader batch: error: no jail can be made here ({found.reason}); the grade of record needs "
+              "one. Install bubblewrap and run as root, or pass --allow-weak-isolation for a grading that is not "
+              "a grade of record.", file=sys.stderr)
+        return 2
+    jail = "auto" if args.allow_weak_isolation else "required"
     try:
         rows = run_batch(args.submissions, args.out, jobs=args.jobs, seed=args.seed, deadline=args.deadline,
-                         force=args.force, timeout=args.timeout, extra=["--gpu", args.gpu])
+                         force=args.force, timeout=args.timeout, extra=["--gpu", args.gpu, "--jail", jail])
     except BatchError as exc:
         print(f"python -m grader batch: error: {exc}", file=sys.stderr)
         return 2

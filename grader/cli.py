@@ -43,9 +43,11 @@ def cmd_generate(args) -> int:
 
 
 def cmd_grade(args) -> int:
+    from grader.report_files import ReportPathError
     from grader.results import EXERCISES
     from grader.rubric import RubricError
     from grader.runner import GraderFault, grade
+    from grader.sandbox import SandboxError
     from grader.writers import to_console, write_all
 
     only = [name.strip() for name in args.only.split(",")] if args.only else None
@@ -53,17 +55,20 @@ def cmd_grade(args) -> int:
     if unknown:
         return usage_error(f"--only: unknown exercise(s) {unknown}; choose from {', '.join(EXERCISES)}")
     progress = (lambda message: print(message, file=sys.stderr, flush=True)) if not args.quiet else None
+
+    def report(result) -> None:  # runs before the sandbox is cleaned up
+        print(to_console(result, color=sys.stdout.isatty()), flush=True)
+        write_all(result, json=args.json, markdown=args.markdown, classroom=args.classroom,
+                  gradescope=args.gradescope, junit=args.junit)
+
     try:
-        result = grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric,
-                       fail_fast=args.fail_fast, progress=progress)
-    except (FileNotFoundError, RubricError) as exc:
+        grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric,
+              fail_fast=args.fail_fast, progress=progress, jail=args.jail, report=report)
+    except (FileNotFoundError, ValueError, RubricError, ReportPathError) as exc:
         return usage_error(str(exc))
-    except GraderFault as exc:
+    except (GraderFault, SandboxError) as exc:
         print(f"grader fault (not the submission's): {exc}", file=sys.stderr)
         return 2
-    print(to_console(result, color=sys.stdout.isatty()))
-    write_all(result, json=args.json, markdown=args.markdown, classroom=args.classroom,
-              gradescope=args.gradescope, junit=args.junit)
     return 0
 
 
@@ -103,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--gpu", choices=("auto", "on", "off"), default="auto",
                        help="pin_memory checks on CUDA: auto (if a device is present), on (required), off")
     grade.add_argument("--rubric", type=Path, default=DEFAULT_RUBRIC, metavar="FILE", help="points and visibility per check (default: grader/rubric.toml)")
+    grade.add_argument("--jail", choices=("auto", "required", "off"), default="auto",
+                       help="run the student's code in a bubblewrap jail: auto (where one can be made; else the "
+                            "report says isolation: weak), required (exit 2 without one), off")
     grade.add_argument("--fail-fast", action="store_true", help="stop at the first check that does not pass (a quick look, not a grade)")
     grade.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     grade.set_defaults(run=cmd_grade)

@@ -15,12 +15,18 @@ Contract
   :data:`VISIBILITIES`; anything else raises :class:`ValueError` naming the bad
   value, at construction time and in :meth:`GradeResult.from_dict`.
 * ``GradeResult.from_dict(r.to_dict()) == r`` for every valid result.
+* Text is cleaned when a result is built (:func:`grader.text.clean_text`):
+  no control characters, no ANSI sequences, no line a CI runner reads as a
+  command. Student text reaches messages, output and flags, and every writer
+  and console shows these fields.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from grader.text import clean_text
 
 __all__ = [
     "STATUSES",
@@ -42,7 +48,12 @@ VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 EXERCISES = ("collate", "sharding", "seeding", "bucketing", "tokens")
 
 #: Version of the dict/JSON layout produced by :meth:`GradeResult.to_dict`.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+#: How a submission's code can have been isolated (see grader/sandbox/jail.py).
+ISOLATION_LEVELS = ("jail", "weak")
+#: The isolation of a result that does not say (written before schema version 2).
+UNKNOWN_ISOLATION = {"level": "weak", "reason": "not recorded"}
 
 
 def _check_choice(kind: str, value: Any, allowed: tuple[str, ...]) -> None:
@@ -75,6 +86,7 @@ class CheckResult:
     def __post_init__(self) -> None:
         _check_choice("status", self.status, STATUSES)
         _check_choice("visibility", self.visibility, VISIBILITIES)
+        self.message, self.output, self.description = map(clean_text, (self.message, self.output, self.description))
         self.score = float(self.score)
         self.max_score = float(self.max_score)
         self.duration_s = float(self.duration_s)
@@ -124,6 +136,9 @@ class ExerciseResult:
     checks: list[CheckResult]
     note: str = ""
 
+    def __post_init__(self) -> None:
+        self.note = clean_text(self.note)
+
     @property
     def score(self) -> float:
         """Sum of the checks' awarded points."""
@@ -164,7 +179,9 @@ class GradeResult:
 
     ``started_at`` is an ISO 8601 UTC timestamp (e.g. ``2025-01-31T12:00:00Z``),
     ``integrity_flags`` are notes for the instructor (never a deduction by
-    themselves), ``gpu`` names the accelerator used (``"none"`` when CPU only).
+    themselves), ``gpu`` names the accelerator used (``"none"`` when CPU only),
+    ``isolation`` says how the student's code was isolated:
+    ``{"level": "jail" | "weak", "reason": str}`` (see :mod:`grader.sandbox.jail`).
     """
 
     exercises: list[ExerciseResult]
@@ -175,11 +192,21 @@ class GradeResult:
     grader_version: str = ""
     integrity_flags: list[str] = field(default_factory=list)
     gpu: str = ""
+    isolation: dict[str, str] = field(default_factory=lambda: dict(UNKNOWN_ISOLATION))
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise ValueError(f"invalid seed {self.seed!r}; expected an int")
         self.duration_s = float(self.duration_s)
+        self.integrity_flags = [clean_text(flag) for flag in self.integrity_flags]
+        self.submission = clean_text(self.submission)
+        if set(self.isolation) != {"level", "reason"} or self.isolation["level"] not in ISOLATION_LEVELS:
+            raise ValueError(f"invalid isolation {self.isolation!r}; expected level (jail or weak) and reason")
+
+    @property
+    def weak_isolation(self) -> bool:
+        """True when the student's code did not run in a jail (see ``isolation``)."""
+        return self.isolation["level"] != "jail"
 
     @property
     def score(self) -> float:
@@ -215,6 +242,7 @@ class GradeResult:
             "gpu": self.gpu,
             "exercises": [e.to_dict() for e in self.exercises],
             "integrity": {"flags": list(self.integrity_flags)},
+            "isolation": dict(self.isolation),
         }
 
     @classmethod
@@ -230,4 +258,5 @@ class GradeResult:
             grader_version=data.get("grader_version", ""),
             integrity_flags=list(data.get("integrity", {}).get("flags", [])),
             gpu=data.get("gpu", ""),
+            isolation=dict(data.get("isolation", UNKNOWN_ISOLATION)),
         )

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-import re
+import os
 import secrets
 import sys
 import time
@@ -31,6 +31,7 @@ from grader.checks.support import LAB_SECTIONS, CheckFailed, Context, ProbeProbl
 from grader.results import EXERCISES, CheckResult, ExerciseResult, GradeResult
 from grader.rubric import DEFAULT_RUBRIC, load_rubric
 from grader.sandbox import CONTRACT_FILES, Sandbox
+from grader.text import clean_text
 
 CHECKS_DIR = Path(__file__).with_name("checks")
 PROBE_MODULES = tuple(f"grader.probes.{name}" for name in ("common", *EXERCISES))
@@ -38,6 +39,8 @@ PREFLIGHT_TIMEOUT_S = 20.0
 CPU_MEMORY_MB = 4096
 GPU_MEMORY_MB = 1 << 20
 GRADER_VERSION = "1.0"
+MAX_INTEGRITY_FLAGS = 40
+REPO = Path(__file__).resolve().parent.parent
 EXTRA_FILE_NAMES = ("conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.ini", "torch.py", "numpy.py", "setup.py")
 
 
@@ -112,9 +115,10 @@ class ChecksPlugin:
         duration = report.duration
         tampered = self.context.flags_by_check.get(nodeid)
         if report.passed and tampered:  # its data cannot be trusted
-            return Outcome("failed", "your code replaced functions the grader relies on while this check ran, so its "
-                           f"results cannot be trusted: {'; '.join(tampered[:5])}. Do not modify torch, numpy, "
-                           "random, builtins or the grader's code.", output, duration)
+            found = "; ".join(flag.text() for flag in list(tampered)[:5])
+            return Outcome("failed", "your code replaced functions the grader relies on, or installed a trace or "
+                           f"profile hook, while this check ran, so its results cannot be trusted: {found}. Do not "
+                           "modify torch, numpy, random, builtins or the grader's code.", output, duration)
         if report.passed:
             return Outcome("passed", output=output, duration_s=duration)
         if report.skipped:
@@ -186,33 +190,45 @@ def _run_checks(plugin: ChecksPlugin, fail_fast: bool = False) -> None:
         raise GraderFault(f"pytest could not run the checks (exit code {int(code)})")
 
 
-_REPLACED = re.compile(r"^replaced (?P<name>\S+) during probe grader\.probes\.(?P<exercise>\w+):")
-
-
 def _integrity_flags(submission: Path, sandbox: Sandbox, ctx: Context) -> list[str]:
     flags = [f"ignored extra file {name} in the submission" for name in EXTRA_FILE_NAMES if (submission / name).exists()]
-    flags += [f"{name} not graded: {reason}" for name, reason in sandbox.skipped.items() if reason != "missing"]
-    return flags + _summarize_replacements(ctx.flags)
+    flags += [f"{name} not graded: it {reason}" for name, reason in sandbox.skipped.items() if reason != "missing"]
+    return (flags + _summarize(ctx.flags))[:MAX_INTEGRITY_FLAGS]
 
 
-def _summarize_replacements(flags: list[str]) -> list[str]:
-    """One flag per replaced function and exercise ("replaced X in N probes of sharding"), others as they are."""
-    counts: dict[tuple[str, str], int] = {}
-    others = []
+def _summarize(flags) -> list[str]:
+    """One line per (kind, name, exercise): "replaced X while sharding was graded (3 probes)"."""
+    counts: dict[tuple[str, str, str], int] = {}
     for flag in flags:
-        match = _REPLACED.match(flag)
-        if match:
-            key = (match["name"], match["exercise"])
-            counts[key] = counts.get(key, 0) + 1
-        else:
-            others.append(flag)
-    replaced = [f"replaced {name} while {exercise} was graded ({n} probe{'s' if n > 1 else ''})"
-                for (name, exercise), n in counts.items()]
-    return replaced + others
+        key = (flag.kind, flag.name, flag.exercise or flag.probe)
+        counts[key] = counts.get(key, 0) + 1
+    lines = []
+    for (kind, name, where), n in counts.items():
+        what = f"replaced {name}" if kind == "replaced" else f"tried to install a hook ({name}), blocked,"
+        lines.append(f"{what} while {where} was graded ({n} probe{'s' if n > 1 else ''})")
+    return lines
+
+
+def check_submission_folder(submission: Path) -> Path:
+    """``submission`` if it may be graded; raise ValueError (with what to fix) if not.
+
+    A submission folder must be a real folder, not a symbolic link, and must
+    not lead into this repository through a link (a student's ``exercises``
+    pointing at ``solutions/`` would grade the reference).
+    """
+    if submission.is_symlink():
+        raise ValueError(f"submission folder {submission} is a symbolic link; give the real folder")
+    if not submission.is_dir():
+        raise FileNotFoundError(f"submission folder {submission} does not exist")
+    real, given = Path(os.path.realpath(submission)), Path(os.path.abspath(submission))
+    if real.is_relative_to(REPO) and not given.is_relative_to(REPO):
+        raise ValueError(f"submission folder {submission} leads into the grader's repository ({real}) through a link")
+    return submission
 
 
 def grade(submission, *, seed: int | None = None, only: list[str] | None = None, gpu: str = "auto",
-          rubric_path: Path = DEFAULT_RUBRIC, fail_fast: bool = False, progress=None) -> GradeResult:
+          rubric_path: Path = DEFAULT_RUBRIC, fail_fast: bool = False, progress=None, jail: str = "auto",
+          report=None) -> GradeResult:
     """Grade the five contract files in ``submission`` and return the result.
 
     ``seed`` fixes every randomized input (a fresh one is drawn and reported
@@ -220,18 +236,21 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     (pin_memory checks where CUDA is available), "on" or "off". With
     ``fail_fast`` grading stops at the first check that does not pass and
     the checks after it are reported as skipped (a quick look, not a grade).
-    Raises
-    FileNotFoundError for a missing folder, RubricError for a bad rubric and
-    GraderFault when the grader itself breaks; a broken submission never
-    raises.
+    ``jail`` is the sandbox's mode ("auto", "required", "off"); the result
+    says which isolation the student's code had. ``report``, if given, is
+    called with the result before the sandbox is cleaned up, so a cleanup
+    that fails can never lose a report.
+
+    Raises FileNotFoundError or ValueError for a submission folder that is
+    missing or may not be graded, RubricError for a bad rubric, SandboxError
+    when a required jail cannot be made, and GraderFault when the grader
+    itself breaks; a broken submission never raises.
     """
-    submission = Path(submission)
-    if not submission.is_dir():
-        raise FileNotFoundError(f"submission folder {submission} does not exist")
+    submission = check_submission_folder(Path(submission))
     rubric = load_rubric(rubric_path)
     selected = [e for e in EXERCISES if not only or e in only]
     seed = secrets.randbelow(2**31) if seed is None else seed
-    progress = progress or (lambda message: None)
+    progress = _cleaned(progress or (lambda message: None))
     started = time.monotonic()
     started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -241,7 +260,8 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     use_gpu = bool(gpu_name)
     # CUDA reserves far more address space than the CPU limit allows.
     memory_mb = GPU_MEMORY_MB if use_gpu else CPU_MEMORY_MB
-    with Sandbox(submission, files=CONTRACT_FILES, probe_modules=PROBE_MODULES, memory_mb=memory_mb) as sandbox:
+    with Sandbox(submission, files=CONTRACT_FILES, probe_modules=PROBE_MODULES, memory_mb=memory_mb,
+                 jail=jail, gpu=use_gpu) as sandbox:
         ctx = Context(sandbox=sandbox, seed=seed, use_gpu=use_gpu)
         unavailable = {}
         for exercise in selected:
@@ -256,13 +276,20 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
             raise
         except Exception as exc:
             raise GraderFault(f"the checks crashed: {exc}\n{traceback.format_exc()}") from exc
-        flags = _integrity_flags(submission, sandbox, ctx)
+        exercises = [_exercise_result(e, rubric[e], plugin, unavailable.get(e, ""), fail_fast) for e in selected]
+        result = GradeResult(
+            exercises=exercises, seed=seed, duration_s=round(time.monotonic() - started, 2),
+            submission=str(submission), started_at=started_at, grader_version=GRADER_VERSION,
+            integrity_flags=_integrity_flags(submission, sandbox, ctx), gpu=gpu_name or "none",
+            isolation=sandbox.isolation.to_dict())
+        if report is not None:
+            report(result)
+    return result
 
-    exercises = [_exercise_result(e, rubric[e], plugin, unavailable.get(e, ""), fail_fast) for e in selected]
-    return GradeResult(
-        exercises=exercises, seed=seed, duration_s=round(time.monotonic() - started, 2), submission=str(submission),
-        started_at=started_at, grader_version=GRADER_VERSION, integrity_flags=flags, gpu=gpu_name or "none",
-    )
+
+def _cleaned(progress):
+    """``progress`` that only ever sees printable text (student text reaches it via notes)."""
+    return lambda message: progress(clean_text(message))
 
 
 NOT_RUN = Outcome("skipped", "not run: grading stopped at the first check that did not pass (--fail-fast)")

@@ -45,6 +45,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable, Optional, Sequence, Tuple, Union
 
+from .report_files import append_text, write_text
 from .results import EXERCISES, CheckResult, ExerciseResult, GradeResult
 
 __all__ = [
@@ -129,6 +130,14 @@ def _replay_hint(seed: int) -> str:
     return f"replay with --seed {seed}"
 
 
+def _isolation_text(result: GradeResult) -> str:
+    """"jail (how)" or "WEAK (why): ..." for the report headers."""
+    level, reason = result.isolation["level"], _one_line(_clean(result.isolation["reason"]))
+    if level == "jail":
+        return f"jail ({reason})"
+    return f"WEAK, not a grade of record ({reason})"
+
+
 # --------------------------------------------------------------------------
 # Console
 # --------------------------------------------------------------------------
@@ -178,6 +187,7 @@ def to_console(result: GradeResult, color: bool = False, unicode: Optional[bool]
                          ("GPU", result.gpu), ("Grader", result.grader_version)):
         if value:
             lines.append(f"{label}: {_one_line(_clean(value))}")
+    lines.append(f"Isolation: {_isolation_text(result)}")
     lines.append(rule)
 
     width = max((len(c.name) for c in result.checks()), default=10)
@@ -297,7 +307,8 @@ def to_markdown(result: GradeResult) -> str:
                f"Duration {_secs(result.duration_s)} s.")
     meta = [f"{label}: {_md_inline(value)}" for label, value in
             (("Submission", result.submission), ("Started", result.started_at),
-             ("GPU", result.gpu), ("Grader", result.grader_version)) if value]
+             ("GPU", result.gpu), ("Grader", result.grader_version),
+             ("Isolation", _isolation_text(result))) if value]
     if meta:
         out.append("")
         out.append(" · ".join(meta))
@@ -472,6 +483,7 @@ def gradescope_payload(result: GradeResult) -> dict:
             "grader_version": result.grader_version,
             "started_at": result.started_at,
             "gpu": result.gpu,
+            "isolation": dict(result.isolation),
             "integrity_flags": [_clean(f) for f in result.integrity_flags],
         },
         "tests": tests,
@@ -575,7 +587,7 @@ def to_junit(result: GradeResult) -> str:
 # --------------------------------------------------------------------------
 
 GRADEBOOK_COLUMNS = ("student", "score", "max_score", *EXERCISES, "integrity_flags",
-                     "seed", "duration_s", "status", "submission", "error")
+                     "seed", "duration_s", "status", "isolation", "submission", "error")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -609,6 +621,7 @@ def gradebook_csv(rows: Iterable[GradebookRow]) -> str:
             row.update(score=_pts(result.score), max_score=_pts(result.max_score),
                        seed=str(result.seed), duration_s=_secs(result.duration_s),
                        status="graded", submission=_csv_cell(result.submission),
+                       isolation=result.isolation["level"],
                        integrity_flags=_csv_cell("; ".join(result.integrity_flags)))
             for name in EXERCISES:
                 ex = result.exercise(name)
@@ -703,9 +716,12 @@ def write_all(result: GradeResult, *, console: Optional[PathLike] = None,
 
     Parent folders are created. Files are UTF-8 (a lone surrogate, which
     cannot be encoded, is written as a backslash escape). Every file is
-    replaced, except the Markdown file when it is the path in
-    ``$GITHUB_STEP_SUMMARY``: GitHub expects steps to append to it. The
-    console file has no colours and uses Unicode symbols.
+    replaced atomically, never written through a link or opened if it is a
+    FIFO (:mod:`grader.report_files`), except the Markdown file when it is the
+    path in ``$GITHUB_STEP_SUMMARY``: GitHub expects steps to append to it.
+    The console file has no colours and uses Unicode symbols. Raises
+    :class:`~grader.report_files.ReportPathError` for a path that cannot be
+    written safely.
     """
     renderers = {
         "console": (console, lambda: to_console(result, color=False, unicode=True)),
@@ -720,12 +736,7 @@ def write_all(result: GradeResult, *, console: Optional[PathLike] = None,
     for name, (path, render) in renderers.items():
         if path is None:
             continue
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
         append = (name == "markdown" and step_summary
-                  and os.path.abspath(step_summary) == os.path.abspath(target))
-        with open(target, "a" if append else "w", encoding="utf-8",
-                  errors="backslashreplace", newline="\n") as fh:
-            fh.write(render())
-        written[name] = target
+                  and os.path.abspath(step_summary) == os.path.abspath(path))
+        written[name] = (append_text if append else write_text)(path, render())
     return written

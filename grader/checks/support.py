@@ -16,6 +16,7 @@ import numpy as np
 START_METHODS = ("fork", "spawn", "forkserver")
 IN_PROCESS_TIMEOUT_S = 30.0
 WORKER_TIMEOUT_S = 60.0
+MAX_FLAGS_PER_CHECK = 24
 
 LAB_SECTIONS = {
     "collate": 'the lab text, "Fence 1: collation and padding", and the docstring of pad_collate',
@@ -57,13 +58,18 @@ def show(value, limit=300):
 
 @dataclass
 class Context:
-    """Everything a check needs from the grading run (one per run, shared by all checks)."""
+    """Everything a check needs from the grading run (one per run, shared by all checks).
+
+    Integrity flags are kept as ordered sets (dicts with None values), so a
+    submission that raises thousands of flags costs linear time, and at most
+    :data:`MAX_FLAGS_PER_CHECK` are kept per check.
+    """
 
     sandbox: object
     seed: int
     outputs: dict = field(default_factory=dict)  # check nodeid -> captured student output
-    flags: list = field(default_factory=list)  # integrity flags seen so far, in order
-    flags_by_check: dict = field(default_factory=dict)  # check nodeid -> the flags its probes raised
+    flags: dict = field(default_factory=dict)  # every Flag seen so far, in order (values None)
+    flags_by_check: dict = field(default_factory=dict)  # check nodeid -> {Flag: None} its probes raised
     current: str = ""  # nodeid of the running check
     use_gpu: bool = False  # run the pin_memory checks on CUDA (else their CPU counterparts)
 
@@ -71,20 +77,23 @@ class Context:
         """A NumPy Generator for one check, a pure function of the run seed and the check's name."""
         return np.random.default_rng([self.seed, zlib.crc32(name.encode())])
 
-    def probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, **args):
-        """Run ``grader.probes.<function>`` in the sandbox; return its data or raise ProbeProblem."""
+    def run_probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, **args):
+        """Run ``grader.probes.<function>`` in the sandbox; return the whole ProbeResult or raise ProbeProblem."""
         result = self.sandbox.run(f"grader.probes.{function}", args, timeout=timeout)
         if result.output:
             self.outputs[self.current] = (self.outputs.get(self.current, "") + result.output)[-2000:]
+        seen = self.flags_by_check.setdefault(self.current, {})
         for flag in result.flags:
-            if flag not in self.flags:
-                self.flags.append(flag)
-            seen = self.flags_by_check.setdefault(self.current, [])
-            if flag not in seen:
-                seen.append(flag)
+            if len(seen) < MAX_FLAGS_PER_CHECK:
+                seen.setdefault(flag, None)
+                self.flags.setdefault(flag, None)
         if result.status == "ok":
-            return result.data
+            return result
         raise problem_from(result, timeout)
+
+    def probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, **args):
+        """Run ``grader.probes.<function>`` in the sandbox; return its data or raise ProbeProblem."""
+        return self.run_probe(function, timeout, **args).data
 
 
 _STUB_MESSAGE = re.compile(r"[\w.]+: [\w.]+ is not implemented yet[^\n]*")

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from torch.utils.data import DataLoader, get_worker_info
 
-from grader.sandbox_child import load_submission
+from grader.sandbox.child import load_submission
 
 def load(exercise):
     """Import the student's module; return the public names it defines."""

@@ -62,7 +62,14 @@ def identity():
             "cwd": os.getcwd(), "sys_path": sys.path, "executable": sys.executable,
             "pid": os.getpid(), "ppid": os.getppid(), "sid": os.getsid(0),
             "stdin_is_devnull": os.path.samestat(os.fstat(0), os.stat(os.devnull)),
-            "open_fds": sorted(int(fd) for fd in os.listdir("/proc/self/fd"))}
+            "open_fds": sorted(int(fd) for fd in os.listdir("/proc/self/fd")),
+            "capabilities": _capabilities()}
+
+
+def _capabilities():
+    with open("/proc/self/status") as fh:
+        return {line.split(":")[0]: int(line.split()[1], 16) for line in fh
+                if line.startswith(("CapInh", "CapPrm", "CapEff", "CapAmb"))}
 
 
 def limits():
@@ -252,10 +259,88 @@ def patch_random_draws():
 
 
 def patch_sandbox_child_helper():
-    from grader import sandbox_child
-    sandbox_child.load_submission = lambda name: None
+    from grader.sandbox import child
+    child.load_submission = lambda name: None
     return "patched"
 
 
 def raises_huge_message(megabytes=20):
     raise ValueError("m" * (megabytes << 20))
+
+
+def look_around(paths):
+    """For each path: "missing", "denied", the sorted names in it (a folder), or "file"."""
+    seen = {}
+    for path in paths:
+        try:
+            seen[path] = sorted(os.listdir(path)) if os.path.isdir(path) else ("file" if os.path.exists(path) else "missing")
+            if seen[path] == "file":
+                with open(path, "rb") as fh:
+                    fh.read(1)
+        except PermissionError:
+            seen[path] = "denied"
+        except OSError as exc:
+            seen[path] = type(exc).__name__
+    return seen
+
+
+def processes():
+    """Every process this probe can see: pid and command line."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                    found[entry] = fh.read().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                found[entry] = "?"
+    return found
+
+
+def try_network(port):
+    """Try to reach the host: TCP and UDP to loopback and elsewhere, and list the interfaces."""
+    import socket
+    outcome = {"interfaces": [name for _index, name in socket.if_nameindex()]}
+    for host in ("127.0.0.1", "8.8.8.8"):
+        try:
+            with socket.create_connection((host, port), timeout=1) as conn:
+                conn.sendall(b"secret from the sandbox")
+            outcome[host] = "connected"
+        except OSError as exc:
+            outcome[host] = type(exc).__name__
+    try:
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"udp secret", ("127.0.0.1", port))
+        outcome["udp"] = "sent"
+    except OSError as exc:
+        outcome["udp"] = type(exc).__name__
+    return outcome
+
+
+def try_hooks():
+    """Try to install a profile, a trace and an audit hook."""
+    import threading
+    outcome = {}
+    for name, install in (("setprofile", lambda: sys.setprofile(lambda *a: None)),
+                          ("settrace", lambda: sys.settrace(lambda *a: None)),
+                          ("addaudithook", lambda: sys.addaudithook(lambda *a: None))):
+        try:
+            install()
+            outcome[name] = "installed"
+        except RuntimeError:
+            outcome[name] = "blocked"
+    outcome["left"] = [sys.getprofile() is not None, sys.gettrace() is not None]
+    threading.settrace(None)
+    return outcome
+
+
+def forge_many_flags(n=100_000):
+    """Write a forged result frame, in the sandbox's message format, with ``n`` distinct flags."""
+    import json
+    flags = [{"type": "Flag", "body": {"kind": "replaced", "name": f"x{i}", "probe": "p:q"}} for i in range(n)]
+    frame = json.dumps({"type": "ProbeResult", "body": {"status": "ok", "data": 1, "flags": flags}}).encode()
+    os.write(3, len(frame).to_bytes(8, "big") + frame)
+    os._exit(0)
+
+
+def call_marker():
+    return load_submission("collate").MARKER

@@ -16,8 +16,18 @@ environment, and the test asserts what DESIGN.md principles 3 and 5 promise:
   in a ``grade_all`` run every other exercise gets full marks;
 * the expected ``integrity.flags`` are present;
 * the fake secrets appear in no output (stdout, stderr, JSON, Markdown,
-  JUnit, decoded Classroom result);
+  JUnit, decoded Classroom result), and neither does an escape sequence or a
+  line a CI runner would read as a workflow command;
 * no process started for the run is left, and the grader's temp dirs are gone.
+
+Entries may also ask for a scene around the grading (keys of expect.toml):
+``needs_jail`` (skipped, with the reason, where no bubblewrap jail can be
+made), ``decoy`` (a folder like another grading's, holding the reference, sits
+in the grader's temp folder), ``plant_reports`` (a symlink at the --json path
+and a FIFO at the --markdown path), ``listen_port`` (a TCP listener on the
+host's 127.0.0.1 that must receive nothing), ``exercises_link`` (the
+student's ``exercises`` folder is a link there, graded through ``batch``,
+which must refuse it), ``max_flags`` (at most this many integrity flags).
 
 The grader's temp dir (TMPDIR) is a fresh folder per test, so every sandbox
 process carries its path (cwd, environment) and can be found afterwards.
@@ -28,10 +38,14 @@ Slow: the whole corpus takes minutes (``-m 'not slow'`` skips it).
 from __future__ import annotations
 
 import base64
+import csv
 import hashlib
 import json
 import os
+import re
 import secrets
+import socket
+import threading
 import shutil
 import signal
 import subprocess
@@ -50,13 +64,16 @@ CONTRACT_FILES = ("collate.py", "sharding.py", "seeding.py", "bucketing.py", "to
 EXERCISES = tuple(name[:-3] for name in CONTRACT_FILES)
 RUBRIC = tomllib.loads((REPO / "grader" / "rubric.toml").read_text())
 REPORT_KEYS = {"schema_version", "score", "max_score", "seed", "duration_s", "submission", "started_at",
-               "grader_version", "gpu", "exercises", "integrity"}
+               "grader_version", "gpu", "exercises", "integrity", "isolation"}
 EXERCISE_KEYS = {"name", "score", "max_score", "note", "checks"}
 CHECK_KEYS = {"name", "status", "score", "max_score", "message"}
 STATUSES = {"passed", "failed", "error", "timeout", "skipped"}
 CLEANUP_GRACE_S = 10.0
 HOSTILE_SUFFIX = ".hostile"  # stored as conftest.py.hostile etc., so this repository's pytest never loads them
-EXPECT_KEYS = {"description", "affects", "time_bound_s", "flags", "grade_all", "max_points", "min_points", "missing"}
+EXPECT_KEYS = {"description", "affects", "time_bound_s", "flags", "grade_all", "max_points", "min_points", "missing",
+               "needs_jail", "decoy", "plant_reports", "listen_port", "exercises_link", "max_flags"}
+# Escape sequences, and lines GitHub Actions or Azure Pipelines would take as commands.
+INJECTION = re.compile(r"\x1b|\x9b|^[ \t]*(::|##\[|##vso\[)", re.MULTILINE)
 
 pytestmark = pytest.mark.slow
 
@@ -154,6 +171,7 @@ def _check_schema(report: dict, exercises: list[str]) -> None:
     assert report["seed"] == 7
     assert [e["name"] for e in report["exercises"]] == exercises
     assert isinstance(report["integrity"], dict) and set(report["integrity"]) == {"flags"}
+    assert set(report["isolation"]) == {"level", "reason"} and report["isolation"]["level"] in ("jail", "weak")
     assert all(isinstance(f, str) for f in report["integrity"]["flags"])
     total = 0.0
     for ex in report["exercises"]:
@@ -208,9 +226,65 @@ def _remove_filler_files() -> None:
                 pass
 
 
+def _jail_reason() -> str:
+    """'' where this machine can make the grader's jail, else why not."""
+    from grader.sandbox.jail import isolation
+
+    found = isolation()
+    return "" if found.jailed else found.reason
+
+
+class Listener:
+    """A TCP listener on the host's loopback that records every byte it receives."""
+
+    def __init__(self, port: int):
+        self.sock = socket.create_server(("127.0.0.1", port))
+        self.sock.settimeout(0.2)
+        self.received = b""
+        self.connections = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            with conn:
+                conn.settimeout(1)
+                try:
+                    while chunk := conn.recv(65536):
+                        self.received += chunk
+                except OSError:
+                    pass
+
+    def close(self):
+        self.stop.set()
+        self.thread.join()
+        self.sock.close()
+
+
+def _plant_decoy(sandbox_tmp: Path) -> None:
+    """A folder shaped like another grading's, holding the reference, in the grader's temp folder."""
+    decoy = sandbox_tmp / "grader-sandbox-decoy" / "code" / "submission"
+    decoy.mkdir(parents=True)
+    for file in CONTRACT_FILES:
+        shutil.copyfile(SOLUTIONS / file, decoy / file)
+
+
+def _plant_reports(out: Path, victim: Path) -> None:
+    """What a student could commit where the reports go: a link at the JSON path, a FIFO at the Markdown path."""
+    victim.write_text("the victim's own content\n")
+    (out / "result.json").symlink_to(victim)
+    os.mkfifo(out / "summary.md")
+
+
 def test_corpus_is_large_enough():
     entries = [_load_entry(name) for name in _entries()]
-    assert len(entries) >= 22
+    assert len(entries) >= 38
     assert sum(e["grade_all"] for e in entries) >= 8
 
 
@@ -218,15 +292,24 @@ def test_corpus_is_large_enough():
     pytest.param(name, marks=pytest.mark.timeout(_load_entry(name)["time_bound_s"] + 120)) for name in _entries()])
 def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch):
     expect = _load_entry(name)
+    if expect.get("needs_jail") and _jail_reason():
+        pytest.skip(f"needs the bubblewrap jail: {_jail_reason()}")
     secrets_set = {"GITHUB_TOKEN": f"ghp_fake{secrets.token_hex(16)}",
                    "GRADER_TOKEN": f"grader-secret-{secrets.token_hex(16)}"}
     for key, value in secrets_set.items():
         monkeypatch.setenv(key, value)
+    if expect.get("exercises_link"):
+        return _batch_refuses_linked_exercises(expect, tmp_path, sandbox_tmp)
     submission = _assemble(name, expect, tmp_path / "submission")
     out = tmp_path / "out"
     out.mkdir()
     only = None if expect["grade_all"] else expect["affects"]
     exercises = [e for e in EXERCISES if only is None or e in only]
+    if expect.get("decoy"):
+        _plant_decoy(sandbox_tmp)
+    if expect.get("plant_reports"):
+        _plant_reports(out, tmp_path / "victim.txt")
+    listener = Listener(expect["listen_port"]) if expect.get("listen_port") else None
 
     try:
         code, wall, stdout, stderr = _grade(submission, out, sandbox_tmp, only, expect["time_bound_s"] + 60)
@@ -235,12 +318,21 @@ def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch):
         left = _wait_no_processes(sandbox_tmp, tmp_path)
     finally:
         _remove_filler_files()
+        if listener is not None:
+            listener.close()
+        shutil.rmtree(sandbox_tmp / "grader-sandbox-decoy", ignore_errors=True)
     err_text = stderr.decode(errors="replace")
     assert code == 0, f"exit code {code}; stderr tail:\n{err_text[-3000:]}"
     print(f"{name}: graded in {wall:.1f} s (bound {expect['time_bound_s']} s)")
     assert wall <= expect["time_bound_s"], f"grading took {wall:.1f} s, bound {expect['time_bound_s']} s"
     assert not left, f"processes left running after the grader exited: {left}"
     assert not list(sandbox_tmp.iterdir()), f"the grader left temp files: {list(sandbox_tmp.iterdir())}"
+    if listener is not None:
+        assert listener.connections == 0 and listener.received == b"", (
+            f"the host's loopback received {listener.connections} connection(s): {listener.received[:200]!r}")
+    if expect.get("plant_reports"):
+        assert (tmp_path / "victim.txt").read_text() == "the victim's own content\n", "a report was written through the link"
+        assert not (out / "result.json").is_symlink() and (out / "summary.md").is_file()
 
     # The report is the grader's own: nothing changes after it exited.
     time.sleep(max(0.0, 3.0 - (time.monotonic() - exited)))
@@ -262,6 +354,9 @@ def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch):
     flags = report["integrity"]["flags"]
     for wanted in expect["flags"]:
         assert any(wanted in flag for flag in flags), f"no integrity flag containing {wanted!r} in {flags}"
+    if "max_flags" in expect:
+        assert len(flags) <= expect["max_flags"], f"{len(flags)} integrity flags"
+        assert len((out / "result.json").read_bytes()) < 200_000
 
     texts = {"stdout": stdout.decode(errors="replace"), "stderr": err_text,
              "json": (out / "result.json").read_text(), "markdown": (out / "summary.md").read_text(),
@@ -270,6 +365,36 @@ def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch):
     for key, value in secrets_set.items():
         for where, text in texts.items():
             assert value not in text, f"the secret {key} appears in the {where}"
+    for where, text in texts.items():
+        found = INJECTION.search(text if where != "json" else "\n".join(_strings(report)))
+        assert found is None, f"the {where} carries {found.group(0)!r}, an escape or a workflow command"
+
+
+def _strings(value) -> list[str]:
+    """Every string in a JSON value (the JSON text itself escapes control characters)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _batch_refuses_linked_exercises(expect: dict, tmp_path: Path, sandbox_tmp: Path) -> None:
+    """Row 2 of the jail issue: a student's ``exercises`` links into the grader's repository."""
+    student = tmp_path / "class" / "mallory"
+    student.mkdir(parents=True)
+    (student / "exercises").symlink_to(expect["exercises_link"])
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "grader", "batch", str(tmp_path / "class"), "--out", str(out), "--jobs", "1"]
+    proc = subprocess.run(cmd, cwd=REPO, env=dict(os.environ, TMPDIR=str(sandbox_tmp)), capture_output=True,
+                          text=True, timeout=expect["time_bound_s"])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = list(csv.DictReader((out / "gradebook.csv").open(encoding="utf-8")))
+    assert [(r["student"], r["status"]) for r in rows] == [("mallory", "grader error")], rows
+    assert "symbolic link" in rows[0]["error"], rows[0]
+    assert not (out / "results" / "mallory.json").exists()
 
 
 def _grade_solutions(tmp_path: Path, only: list[str] | None, run: int) -> dict:

@@ -18,9 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox import NOGROUP, PRIVATE_UIDS, CONTRACT_FILES, ProbeResult, Sandbox
+from grader.sandbox import CONTRACT_FILES, NOGROUP, PRIVATE_UIDS, Flag, ProbeResult, Sandbox
+from grader.sandbox.jail import CODE_DIR, LIB_DIR, SCRATCH_DIR
+from grader.sandbox.proctree import descendants
 
 PROBES = "grader.tests.sandbox_probes"
+REPO = Path(__file__).resolve().parents[2]
 SECRET_NAME, SECRET_VALUE = "GRADER_TEST_SECRET", "s3cr3t-do-not-leak-4711"
 IS_ROOT = os.geteuid() == 0
 
@@ -88,8 +91,22 @@ def sandbox(student_dir, secret_env):
     started = time.monotonic()
     with Sandbox(student_dir, probe_modules=(PROBES,)) as box:
         print(f"\nzygote start: {time.monotonic() - started:.2f} s "
-              f"(privileges dropped: {box.privileges_dropped}; {box.privilege_note})")
+              f"(isolation: {box.isolation}; privileges dropped: {box.privileges_dropped})")
         yield box
+
+
+def inside(box: Sandbox, folder: str) -> str:
+    """A sandbox folder ("code", "lib", "scratch") as the probes see it."""
+    jailed = {"code": CODE_DIR, "lib": LIB_DIR, "scratch": SCRATCH_DIR}
+    return jailed[folder] if box.isolation.jailed else str(box.code_dir.parent / folder)
+
+
+def ns_pid(host_pid: int) -> int:
+    """The pid that a process has in its innermost PID namespace."""
+    for line in Path(f"/proc/{host_pid}/status").read_text().splitlines():
+        if line.startswith("NSpid:"):
+            return int(line.split()[-1])
+    raise AssertionError(f"no NSpid for {host_pid}")
 
 
 @pytest.fixture(autouse=True)
@@ -184,17 +201,20 @@ def test_environment_is_scrubbed(sandbox):
 def test_child_process_setup(sandbox):
     info = run(sandbox, "identity").data
     assert info["sid"] == info["pid"]  # own session
-    assert info["ppid"] == sandbox.zygote_pid
+    assert info["ppid"] == ns_pid(sandbox.zygote_pid)
     assert info["stdin_is_devnull"]
     assert set(info["open_fds"]) <= {0, 1, 2, 3, 4}  # 3: result pipe, 4: the listdir
     assert info["executable"] == sys.executable  # spawn workers use the same Python
-    assert info["sys_path"][0] == str(sandbox.code_dir)
+    assert info["sys_path"][:2] == [inside(sandbox, "lib"), inside(sandbox, "code")]
+    assert str(REPO) not in info["sys_path"]
     assert "" not in info["sys_path"] and info["cwd"] not in info["sys_path"]
-    assert Path(info["cwd"]).parent == sandbox.code_dir.parent / "scratch"
+    assert str(Path(info["cwd"]).parent) == inside(sandbox, "scratch")
     if sandbox.privileges_dropped:  # a private uid of its own: no account, no other process
         assert info["uid"] == info["euid"] and info["uid"] in PRIVATE_UIDS and info["gid"] == NOGROUP
         with pytest.raises(KeyError):
             pwd.getpwuid(info["uid"])
+    if sandbox.isolation.jailed:  # no capability left, in any set
+        assert info["capabilities"] == {"CapInh": 0, "CapPrm": 0, "CapEff": 0, "CapAmb": 0}
 
 
 @pytest.mark.timeout(60)
@@ -209,17 +229,18 @@ def test_limits_are_applied(sandbox):
 
 
 @pytest.mark.timeout(60)
-@pytest.mark.skipif(not IS_ROOT, reason="privileges are only dropped when root")
-def test_unprivileged_child_cannot_touch_the_grader(sandbox, tmp_path):
-    assert sandbox.privileges_dropped, sandbox.privilege_note
+def test_jailed_child_cannot_touch_the_grader(sandbox, tmp_path):
+    if not sandbox.isolation.jailed:
+        pytest.skip(f"no jail here: {sandbox.isolation.reason}")
     grader_file = tmp_path / "grades.json"
     grader_file.write_text("{}")
     os.chmod(tmp_path, 0o755)
     outcome = run(sandbox, "attack_grader", grader_pid=os.getpid(),
                   grader_file=str(grader_file)).data
-    assert outcome == {"environ": "PermissionError", "signal": "PermissionError",
-                       "write": "PermissionError", "scratch": "allowed"}
-    assert run(sandbox, "write_code_dir").data == "PermissionError"
+    # The grader's process and files do not exist in the jail at all.
+    assert outcome == {"environ": "FileNotFoundError", "signal": "ProcessLookupError",
+                       "write": "FileNotFoundError", "scratch": "allowed"}
+    assert run(sandbox, "write_code_dir").data in ("PermissionError", "OSError")
 
 
 # ------------------------------------------------------------------ student code
@@ -234,13 +255,15 @@ def test_only_allow_listed_regular_files_are_copied(tmp_path):
     (student / "inside.txt").write_text("y = 2\n")
     (student / "seeding.py").symlink_to(student / "inside.txt")
     (student / "tokens.py").mkdir()
+    os.mkfifo(student / "bucketing.py")
     box = Sandbox(student)  # copying happens here; no zygote is started
     try:
         package = box.code_dir / "submission"
-        assert sorted(p.name for p in package.iterdir()) == [
-            "__init__.py", "collate.py", "seeding.py"]
-        assert box.skipped == {"sharding.py": "symlink pointing outside the submission",
-                               "bucketing.py": "missing", "tokens.py": "not a regular file"}
+        assert sorted(p.name for p in package.iterdir()) == ["__init__.py", "collate.py"]
+        link = "is a symbolic link; submit the file itself"
+        not_regular = "is not a regular file (a folder, FIFO or device); submit a plain .py file"
+        assert box.skipped == {"sharding.py": link, "seeding.py": link, "bucketing.py": not_regular,
+                               "tokens.py": not_regular}
     finally:
         box.close()
         box.close()  # idempotent
@@ -250,7 +273,7 @@ def test_only_allow_listed_regular_files_are_copied(tmp_path):
 def test_student_module_is_a_real_package_module(sandbox):
     result = run(sandbox, "imports_student", module="collate")
     assert result.data["name"] == "submission.collate"
-    assert result.data["file"] == str(sandbox.code_dir / "submission" / "collate.py")
+    assert result.data["file"] == f"{inside(sandbox, 'code')}/submission/collate.py"
     assert run(sandbox, "call_pad_collate").data == 42
     assert set(sandbox.copied) == set(CONTRACT_FILES)
     assert not (sandbox.code_dir / "submission" / "conftest.py").exists()
@@ -361,20 +384,20 @@ def test_monkeypatching_is_flagged(sandbox, name, replaced, data):
     result = run(sandbox, name)
     assert result.status == "ok", result
     assert result.data == data  # json.dumps patched: the result is still real
-    assert result.flags == [f"replaced {replaced} during probe {probe(name)}"]
+    assert result.flags == [Flag("replaced", replaced, probe(name))]
     assert run(sandbox, "returns_args").flags == []  # next child is clean again
 
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("name, replaced", [
     ("patch_random_draws", {"numpy.random.random", "random.random"}),
-    ("patch_sandbox_child_helper", {"grader.sandbox_child.load_submission"}),
+    ("patch_sandbox_child_helper", {"grader.sandbox.child.load_submission"}),
 ])
 def test_random_draws_and_grader_functions_are_watched(sandbox, name, replaced):
     """Hostile corpus: faking seeded draws, or replacing a grader helper, is flagged."""
     result = run(sandbox, name)
     assert result.status == "ok", result
-    assert set(result.flags) == {f"replaced {n} during probe {probe(name)}" for n in replaced}
+    assert set(result.flags) == {Flag("replaced", n, probe(name)) for n in replaced}
 
 
 @pytest.mark.timeout(60)
@@ -412,9 +435,11 @@ def test_context_keeps_flags_per_check():
     """A check whose probe reported a replaced function is failed by the runner (hostile corpus)."""
     from grader.checks.support import Context
 
+    flag = Flag("replaced", "torch.equal", "grader.probes.collate:basic")
+
     class Fake:
         def run(self, probe, args, timeout):
-            return ProbeResult(status="ok", data=1, flags=["replaced torch.equal during probe p"] if args else [])
+            return ProbeResult(status="ok", data=1, flags=[flag] if args else [])
 
     ctx = Context(sandbox=Fake(), seed=1)
     ctx.current = "a"
@@ -422,8 +447,8 @@ def test_context_keeps_flags_per_check():
     ctx.current = "b"
     ctx.probe("x:y", flag=True)
     ctx.probe("x:y", flag=True)
-    assert ctx.flags_by_check == {"b": ["replaced torch.equal during probe p"]}
-    assert ctx.flags == ["replaced torch.equal during probe p"]
+    assert ctx.flags_by_check == {"a": {}, "b": {flag: None}}
+    assert list(ctx.flags) == [flag]
 
 
 # ------------------------------------------------------------------ DataLoader
@@ -452,6 +477,12 @@ def test_live_dataloader_workers_are_killed(sandbox):
 # ------------------------------------------------------------------ zygote lifecycle
 
 
+def _jail_processes(box: Sandbox) -> set[int]:
+    """The processes that run the sandbox's current zygote (bwrap, its init, the zygote)."""
+    proc = box._proc
+    return {proc.pid, *descendants(proc.pid)} if proc is not None else set()
+
+
 def _processes_with(marker: str) -> set[int]:
     found = set()
     for entry in Path("/proc").iterdir():
@@ -476,7 +507,7 @@ def test_zygote_death_is_survived(sandbox):
     assert sandbox.zygote_pid not in (None, old_zygote)
     # The orphaned probe child (a fork, so it carries the marker) died too.
     deadline = time.monotonic() + 5
-    while _processes_with(sandbox.token) - {sandbox.zygote_pid}:
+    while _processes_with(sandbox.token) - _jail_processes(sandbox):
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert run(sandbox, "returns_args", x=1).data == {"x": 1}
@@ -488,7 +519,7 @@ def test_fork_bomb_cpu_limit_and_close(student_dir, secret_env):
     box = Sandbox(student_dir, preload=("torch",), probe_modules=(PROBES,),
                   max_processes=16, cpu_seconds=1)
     box.start()
-    assert box.privileges_dropped, box.privilege_note
+    assert box.privileges_dropped, box.isolation
     zygote, root = box.zygote_pid, box.code_dir.parent
     result = box.run(probe("fork_bomb"), timeout=20)
     assert result.status == "ok", result

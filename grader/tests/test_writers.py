@@ -102,6 +102,7 @@ def make_result(**overrides) -> GradeResult:
     fields = dict(
         exercises=ex, seed=1234, duration_s=42.5, submission="alice/lab@3f2a9c1",
         started_at="2025-01-31T12:00:00Z", grader_version="1.0.0", gpu="none",
+        isolation={"level": "jail", "reason": "bubblewrap, as root"},
         integrity_flags=["exercises/collate.py imports grader.results | suspicious",
                          "=HYPERLINK(\"http://evil\") <b>copied</b> from \x1b[31mbob\x1b[0m"],
     )
@@ -186,7 +187,7 @@ def test_json_shape(result):
 
 def test_json_round_trip_is_lossless(result):
     text = to_json(result)
-    assert "\\u0000" in text and "日本語" in text  # verbatim data, escaped only as JSON requires
+    assert "日本語" in text and "\\u0000" not in text and "\\u001b" not in text  # the model cleaned the text
     assert GradeResult.from_dict(json.loads(text)) == result
     assert GradeResult.from_dict(result.to_dict()) == result
 

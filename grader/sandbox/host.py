@@ -1,0 +1,349 @@
+"""The grading side of the sandbox: :class:`Sandbox` runs probes in a jailed zygote.
+
+The grading process never imports a submission.  A :class:`Sandbox` copies
+the allow-listed submission files into a fresh private folder, stages the
+grader code the probes need beside them, and starts a long-lived zygote
+(:mod:`grader.sandbox.zygote`) inside a bubblewrap jail
+(:mod:`grader.sandbox.jail`).  The zygote preloads torch, numpy and the
+probe modules once; each :meth:`Sandbox.run` forks a child of it that runs a
+*probe* (a trusted grader function ``package.module:function``) against the
+submission and sends back plain JSON data in a :class:`ProbeResult`.
+
+Guarantees for every probe child
+--------------------------------
+* Jailed (``isolation.level == "jail"``): it sees the interpreter, the staged
+  grader code and its own copied submission, read-only, plus private scratch,
+  ``/tmp`` and ``/dev/shm``; no network, no other process, no file of this
+  repository or of another grading.  As root, it runs under a uid of its own
+  (unused by any account or process) without capabilities.
+* Fresh session, stdin from /dev/null, stdout+stderr captured (at most
+  ``output_limit`` characters come back), the result on its own pipe (capped).
+* Scrubbed environment (:data:`PROBE_ENV`, plus HOME/TMPDIR = its scratch).
+* rlimits: address space, processes, file size, CPU time (default: the
+  probe's timeout + 5 s), no core files, 1024 open files; no_new_privs.
+* A wall-clock timeout; after every probe everything it started is killed.
+
+Without a jail (``isolation.level == "weak"``, with the reason) the same
+process discipline applies but the probes see the machine's files and
+network and run as the grader's user.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import pwd
+import secrets
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from grader.sandbox import channel, jail
+from grader.sandbox.channel import ChannelError
+from grader.sandbox.child import INIT_SOURCE
+from grader.sandbox.files import SUBMISSION_PACKAGE, copy_submission, remove_tree, stage_modules
+from grader.sandbox.messages import Exit, Limits, ProbeResult, Ready, RunRequest, ZygoteConfig
+from grader.sandbox.proctree import descendants, kill_descendants
+from grader.text import clean_text
+
+CONTRACT_FILES = ("collate.py", "sharding.py", "seeding.py", "bucketing.py", "tokens.py")
+
+START_TIMEOUT = 120.0  # seconds for the zygote to preload and report ready
+ANSWER_GRACE = 30.0  # seconds beyond a probe's timeout before the zygote counts as hung
+NOGROUP = 65534
+PRIVATE_UIDS = range(1_000_000, 2_000_000)  # far above any account a distribution creates
+JAIL_MODES = ("auto", "required", "off")
+
+#: The probes' whole environment; the zygote adds HOME and TMPDIR (the probe's scratch).
+PROBE_ENV = {"LANG": "C.UTF-8", "USER": "sandbox", "LOGNAME": "sandbox", "PYTHONHASHSEED": "0",
+             "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1",
+             "PYTHONNOUSERSITE": "1"}
+
+_BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
+         "from grader.sandbox.zygote import main; main(int(sys.argv[2]), int(sys.argv[3]))")
+
+
+class SandboxError(RuntimeError):
+    """The sandbox itself failed (no jail where one was required, a zygote that would not start)."""
+
+
+def _uids_in_use() -> set[int]:
+    """Real uids of the running processes."""
+    uids = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/status", "rb") as status:
+                    for line in status:
+                        if line.startswith(b"Uid:"):
+                            uids.add(int(line.split()[1]))
+                            break
+            except OSError:
+                continue
+    return uids
+
+
+def _unused_uid() -> int:
+    """A uid no account has and no process runs as: the sandbox's own."""
+    busy = _uids_in_use()
+    while True:
+        uid = PRIVATE_UIDS[secrets.randbelow(len(PRIVATE_UIDS))]
+        try:
+            pwd.getpwuid(uid)
+        except KeyError:
+            if uid not in busy:
+                return uid
+
+
+class Sandbox:
+    """Runs probes against one submission; see the module docstring.
+
+    ``jail`` is "auto" (a jail where one can be made, else weak), "required"
+    (:class:`SandboxError` when none can be made) or "off" (weak, for tests).
+    Use as a context manager or call :meth:`start` / :meth:`close`;
+    :meth:`run` is thread-safe and runs one probe at a time.
+    """
+
+    def __init__(self, submission_dir, *, files=CONTRACT_FILES, preload=("torch", "numpy"),
+                 probe_modules=(), memory_mb=4096, max_processes=128, file_size_mb=64,
+                 cpu_seconds=None, output_limit=2000, jail="auto", gpu=False):
+        if jail not in JAIL_MODES:
+            raise ValueError(f"jail must be one of {JAIL_MODES}, not {jail!r}")
+        self.submission_dir = Path(submission_dir)
+        self.preload = tuple(preload)
+        self.probe_modules = tuple(probe_modules)
+        self.limits = Limits(memory_mb=int(memory_mb), max_processes=int(max_processes),
+                             file_size_mb=int(file_size_mb),
+                             cpu_seconds=None if cpu_seconds is None else int(cpu_seconds),
+                             output_limit=int(output_limit))
+        self.gpu = bool(gpu)
+        self.isolation = jail_isolation(jail)
+        self._uid = _unused_uid() if self.isolation.jailed and os.geteuid() == 0 else None
+
+        self._lock = threading.RLock()
+        self._proc: subprocess.Popen | None = None
+        self._zygote_host_pid: int | None = None
+        self._req_w = self._resp_r = -1
+        self._owner_pid = os.getpid()
+        self._closed = False
+        self.token = secrets.token_hex(8)  # marks the zygote's command line
+        self.privileges_dropped = False
+        self.zygote_start_s = 0.0
+
+        self._root = Path(tempfile.mkdtemp(prefix="grader-sandbox-"))
+        self.code_dir = self._root / "code"
+        self.lib_dir = self._root / "lib"
+        try:
+            self._lay_out(tuple(files))
+        except BaseException:
+            remove_tree(self._root)
+            raise
+        atexit.register(self.close)
+
+    def _lay_out(self, files: tuple[str, ...]) -> None:
+        """code/submission (the copy, read-only), lib/ (staged grader code) and, without a jail,
+        scratch/ and capture/ (inside a jail these are private memory-backed folders)."""
+        package = self.code_dir / SUBMISSION_PACKAGE
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text(INIT_SOURCE)
+        self.copied, self.skipped = copy_submission(self.submission_dir, files, package,
+                                                    self.limits.file_size_mb << 20)
+        for folder in (package, self.code_dir):
+            os.chmod(folder, 0o555)
+        stage_modules(("grader.sandbox.zygote", *self.probe_modules), self.lib_dir)
+        if not self.isolation.jailed:
+            for private in ("scratch", "capture"):
+                (self._root / private).mkdir(mode=0o700)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def __enter__(self) -> Sandbox:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    @property
+    def zygote_pid(self) -> int | None:
+        """Host pid of the running zygote, or None."""
+        proc = self._proc
+        return self._zygote_host_pid if proc is not None and proc.poll() is None else None
+
+    def live_descendants(self) -> list[int]:
+        """Pids of live processes below the zygote; [] between probes."""
+        pid = self.zygote_pid
+        return descendants(pid) if pid else []
+
+    def _config(self) -> ZygoteConfig:
+        if self.isolation.jailed:
+            paths = dict(lib_dir=jail.LIB_DIR, code_dir=jail.CODE_DIR, scratch_root=jail.SCRATCH_DIR,
+                         capture_dir=jail.CAPTURE_DIR)
+        else:
+            paths = dict(lib_dir=str(self.lib_dir), code_dir=str(self.code_dir),
+                         scratch_root=str(self._root / "scratch"), capture_dir=str(self._root / "capture"))
+        bin_dir = os.path.dirname(sys.executable)
+        env = dict(PROBE_ENV, PATH=f"{bin_dir}:/usr/local/bin:/usr/bin:/bin")
+        return ZygoteConfig(**paths, preload=list(self.preload), probe_modules=list(self.probe_modules),
+                            limits=self.limits, env=env, uid=self._uid,
+                            gid=None if self._uid is None else NOGROUP)
+
+    def _argv(self, cfg: ZygoteConfig, req_r: int, resp_w: int) -> list[str]:
+        zygote = [sys.executable, "-I", "-B", "-c", _BOOT, cfg.lib_dir, str(req_r), str(resp_w),
+                  f"--grader-sandbox={self.token}"]
+        if not self.isolation.jailed:
+            return zygote
+        return [*jail.command(self.lib_dir, self.code_dir, gpu=self.gpu), *zygote]
+
+    def start(self) -> None:
+        """Start the zygote unless it is running; raises :class:`SandboxError`."""
+        with self._lock:
+            if self._closed:
+                raise SandboxError("sandbox is closed")
+            if self.zygote_pid is not None:
+                return
+            self._stop_zygote()
+            started = time.monotonic()
+            cfg = self._config()
+            req_r, self._req_w = os.pipe()
+            self._resp_r, resp_w = os.pipe()
+            with open(self._root / "zygote.log", "ab") as log:
+                try:
+                    self._proc = subprocess.Popen(
+                        self._argv(cfg, req_r, resp_w), pass_fds=(req_r, resp_w), env=cfg.env,
+                        cwd=self._root, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+                finally:
+                    os.close(req_r)
+                    os.close(resp_w)
+            try:
+                channel.send(self._req_w, cfg, time.monotonic() + 10)
+                ready = channel.receive(self._resp_r, time.monotonic() + START_TIMEOUT, 1 << 20, Ready)
+            except ChannelError as exc:
+                ready = Ready(ok=False, error=f"no answer from the zygote ({exc})")
+            if not ready.ok:
+                self._stop_zygote()
+                raise SandboxError(f"sandbox zygote failed to start: {ready.error}\n"
+                                   f"{ready.traceback or self._log_tail()}")
+            self._zygote_host_pid = self._find_zygote()
+            self.privileges_dropped = ready.dropped
+            self.zygote_start_s = time.monotonic() - started
+
+    def _find_zygote(self) -> int:
+        """The zygote's host pid: bwrap's first descendant that runs Python (or the process itself)."""
+        if not self.isolation.jailed:
+            return self._proc.pid
+        for pid in descendants(self._proc.pid):
+            try:
+                argv0 = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0", 1)[0]
+            except OSError:
+                continue
+            if argv0 == os.fsencode(sys.executable):
+                return pid
+        raise SandboxError("the jailed zygote reported ready but cannot be found")
+
+    def _log_tail(self) -> str:
+        try:
+            return (self._root / "zygote.log").read_text(errors="replace")[-3000:]
+        except OSError:
+            return ""
+
+    def _stop_zygote(self, polite: bool = True) -> None:
+        """Kill the zygote (and its jail) and everything below it; close our pipe ends."""
+        proc, self._proc = self._proc, None
+        if proc is not None and os.getpid() == self._owner_pid:
+            if polite and proc.poll() is None:
+                try:  # polite: the zygote kills its own descendants
+                    channel.send(self._req_w, Exit(), time.monotonic() + 1)
+                    proc.wait(timeout=3)
+                except (ChannelError, subprocess.TimeoutExpired):
+                    pass
+            if proc.poll() is None:
+                # Descendants first: while the zygote lives, orphans stay below it.
+                kill_descendants(proc.pid, reap=False, timeout=5)
+                proc.kill()
+                proc.wait()
+        for fd in (self._req_w, self._resp_r):
+            if fd >= 0:
+                os.close(fd)
+        self._req_w = self._resp_r = -1
+
+    def close(self) -> None:
+        """Kill the zygote and all its descendants, remove the temp folder.
+
+        Idempotent, safe from atexit, never raises: a folder that cannot be
+        removed is reported on stderr.  In a forked copy of the grading
+        process it only closes that copy's file descriptors.
+        """
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                self._stop_zygote()
+            finally:
+                atexit.unregister(self.close)
+                if os.getpid() == self._owner_pid:
+                    try:
+                        remove_tree(self._root)
+                    except OSError as exc:
+                        print(f"grader: could not remove the sandbox folder {self._root}: {exc}",
+                              file=sys.stderr, flush=True)
+
+    # ------------------------------------------------------------------ probes
+
+    def run(self, probe: str, args: dict | None = None, timeout: float = 30.0) -> ProbeResult:
+        """Run ``probe`` ("package.module:function") with ``**args`` in a fresh child.
+
+        ``args`` must be JSON-serialisable (a TypeError is raised here
+        otherwise).  Always returns a :class:`ProbeResult` with cleaned text;
+        never hangs: if the zygote dies or stops answering, it is restarted
+        and the request is reported as "crashed" (or "timeout").
+        """
+        module, sep, func = probe.partition(":")
+        if not (sep and module and func.isidentifier()):
+            raise ValueError(f"probe must look like 'package.module:function', not {probe!r}")
+        request = RunRequest(probe=probe, args=dict(args or {}), timeout=float(timeout))
+        json.dumps(request.args)  # raise TypeError here for non-JSON args
+        cap = self.limits.result_cap + 8 * self.limits.output_limit + (1 << 20)
+        with self._lock:
+            self.start()
+            try:
+                channel.send(self._req_w, request, time.monotonic() + 10)
+                result = channel.receive(self._resp_r, time.monotonic() + timeout + ANSWER_GRACE, cap, ProbeResult)
+            except ChannelError as exc:
+                return self._zygote_failed(exc)
+        result = result.bounded()
+        for name in ("error", "error_type", "traceback", "output"):
+            setattr(result, name, clean_text(getattr(result, name)))
+        return result
+
+    def _zygote_failed(self, exc: Exception) -> ProbeResult:
+        proc = self._proc
+        try:  # its pipe closes an instant before it can be reaped
+            died = proc is None or proc.wait(timeout=1) is not None
+        except subprocess.TimeoutExpired:
+            died = False
+        how = (f"the sandbox zygote died ({proc.returncode if proc else '?'})" if died
+               else f"the sandbox zygote stopped answering ({exc})")
+        self._stop_zygote(polite=False)
+        try:
+            self.start()  # restart once, so the next probe finds a zygote
+        except SandboxError as start_exc:
+            how += f"; restart failed: {start_exc}"
+        else:
+            how += "; restarted it"
+        return ProbeResult(status="crashed" if died else "timeout", error=how)
+
+
+def jail_isolation(mode: str) -> jail.Isolation:
+    """The isolation a sandbox gets in ``mode`` ("auto", "required", "off")."""
+    if mode == "off":
+        return jail.Isolation("weak", "the jail was turned off (--jail off)")
+    found = jail.isolation()
+    if mode == "required" and not found.jailed:
+        raise SandboxError(f"a jail is required but cannot be made here: {found.reason}")
+    return found

@@ -1,0 +1,174 @@
+"""The jail: one bubblewrap (``bwrap``) command line per grading.
+
+bubblewrap builds the zygote's whole world from nothing; what is not bound
+does not exist.  Inside:
+
+* new mount, PID, network, IPC, UTS (and, where possible, cgroup)
+  namespaces; ``--die-with-parent``; ``--new-session``; a read-only root;
+* read-only: the system's ``/usr`` (and the ``/lib*``/``/bin`` links or
+  folders beside it), the dynamic loader's cache, the Python interpreter and
+  its site-packages, :data:`LIB_DIR` (the staged grader code, never this
+  repository) and :data:`CODE_DIR` (the copied submission);
+* private and size-capped: ``/tmp``, ``/dev/shm``, :data:`SCRATCH_DIR` (one
+  folder per probe) and :data:`CAPTURE_DIR` (the probes' output, 0700);
+* a minimal ``/dev``, its own ``/proc``; no network at all (only its own
+  loopback).
+
+Privileges.  As root, bwrap runs without a user namespace and leaves the
+zygote only the capabilities it needs to switch each probe child to the
+sandbox's own unprivileged uid (:data:`ZYGOTE_CAPABILITIES`); the child then
+has none.  bwrap's own ``--uid`` cannot do that switch: as root it maps the
+chosen uid to host uid 0.  As any other user, bwrap makes a user namespace,
+drops every capability, and the zygote and its children keep that user's
+uid (nested user namespaces are disabled).
+
+Where bwrap is missing or cannot make namespaces (a container without user
+namespaces, a laptop without bubblewrap), :func:`isolation` says why, and the
+sandbox runs "weak": the zygote is started directly, with rlimits, timeouts
+and the process-tree kill, but the probes see the machine's file system and
+network.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+JAIL_ROOT = "/jail"
+LIB_DIR = f"{JAIL_ROOT}/lib"
+CODE_DIR = f"{JAIL_ROOT}/code"
+SCRATCH_DIR = f"{JAIL_ROOT}/scratch"
+CAPTURE_DIR = f"{JAIL_ROOT}/capture"
+
+#: Sizes of the jail's private, memory-backed folders (bytes).
+TMPFS_SIZES = {SCRATCH_DIR: 256 << 20, "/tmp": 64 << 20, "/dev/shm": 256 << 20, CAPTURE_DIR: 64 << 20}
+
+#: What the zygote keeps when the jail runs as root: switch uid/gid, chown a probe's
+#: scratch folder, remove what a probe left there, kill whatever a probe started.
+ZYGOTE_CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_KILL")
+
+_NAMESPACES = ("--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try")
+_SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+_LOADER_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d")
+_GPU_DEVICES = ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset")
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """How a grading's student code was isolated: ``level`` "jail" or "weak", and why."""
+
+    level: str
+    reason: str
+
+    @property
+    def jailed(self) -> bool:
+        return self.level == "jail"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"level": self.level, "reason": self.reason}
+
+
+def _as_root() -> bool:
+    return os.geteuid() == 0
+
+
+def namespace_options() -> list[str]:
+    """bwrap's namespace and privilege options for the current user."""
+    options = [*_NAMESPACES, "--die-with-parent", "--new-session"]
+    if _as_root():
+        options += ["--cap-drop", "ALL"]
+        for cap in ZYGOTE_CAPABILITIES:
+            options += ["--cap-add", cap]
+    else:
+        options += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
+    return options
+
+
+@functools.lru_cache(maxsize=None)
+def isolation() -> Isolation:
+    """Whether a jail can be made here; tried once per process with a real bwrap run."""
+    if not sys.platform.startswith("linux"):
+        return Isolation("weak", f"bubblewrap needs Linux; this is {sys.platform}")
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return Isolation("weak", "bubblewrap (bwrap) is not installed: apt-get install bubblewrap, dnf install bubblewrap")
+    trial = [bwrap, *namespace_options(), *_system_binds(), "--proc", "/proc", "--", "/bin/true"]
+    try:
+        proc = subprocess.run(trial, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Isolation("weak", f"bwrap could not be run: {exc}")
+    if proc.returncode != 0:
+        detail = " ".join(proc.stderr.split())[:300] or f"exit status {proc.returncode}"
+        hint = "" if _as_root() else " (run the grader as root, e.g. with sudo, or allow unprivileged user namespaces)"
+        return Isolation("weak", f"bwrap cannot make namespaces here: {detail}{hint}")
+    who = "as root: probes run under a uid of their own" if _as_root() else f"as uid {os.geteuid()}"
+    return Isolation("jail", f"bubblewrap, {who}; no network, only the interpreter, the grader's probes and the submission")
+
+
+def _system_binds() -> list[str]:
+    args: list[str] = []
+    for path in _SYSTEM_PATHS:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    for path in _LOADER_FILES:
+        args += ["--ro-bind-try", path, path]
+    return args
+
+
+def interpreter_paths() -> list[str]:
+    """The folders the interpreter needs: its prefixes and every site-packages on sys.path."""
+    wanted = [sys.base_prefix, sys.prefix, sys.base_exec_prefix, sys.exec_prefix,
+              os.path.dirname(os.path.realpath(sys.executable)),
+              *(p for p in sys.path if p.endswith(("site-packages", "dist-packages")))]
+    system = tuple(p + "/" for p in _SYSTEM_PATHS)
+    chosen: list[str] = []
+    for path in sorted({os.path.abspath(p) for p in wanted if p and os.path.isdir(p)}, key=len):
+        if not (path + "/").startswith(system) and not any((path + "/").startswith(c + "/") for c in chosen):
+            chosen.append(path)
+    return chosen
+
+
+def command(lib_dir: Path, code_dir: Path, *, gpu: bool = False) -> list[str]:
+    """The bwrap argv, up to and including ``--``, that jails a zygote.
+
+    ``lib_dir`` and ``code_dir`` are host folders, seen inside as
+    :data:`LIB_DIR` and :data:`CODE_DIR`.
+    """
+    args = [shutil.which("bwrap") or "bwrap", *namespace_options()]
+    interpreter = interpreter_paths()
+    for folder in _ancestors([*interpreter, LIB_DIR, *_LOADER_FILES]):
+        args += ["--perms", "0755", "--dir", folder]  # bwrap would make them 0700
+    args += _system_binds()
+    for path in interpreter:
+        args += ["--ro-bind", path, path]
+    args += ["--ro-bind", str(lib_dir), LIB_DIR, "--ro-bind", str(code_dir), CODE_DIR,
+             "--proc", "/proc", "--dev", "/dev"]
+    for path, size in TMPFS_SIZES.items():
+        args += ["--size", str(size), "--tmpfs", path]
+    args += ["--chmod", "0711", SCRATCH_DIR, "--chmod", "0700", CAPTURE_DIR, "--chmod", "1777", "/tmp",
+             "--chmod", "1777", "/dev/shm"]
+    if gpu:
+        args += _gpu_binds()
+    return [*args, "--hostname", "grader-sandbox", "--chdir", SCRATCH_DIR, "--remount-ro", "/", "--"]
+
+
+def _ancestors(paths: list[str]) -> list[str]:
+    """Every folder above ``paths`` (not "/"), parents first."""
+    found = {str(parent) for path in paths for parent in Path(path).parents if str(parent) != "/"}
+    return sorted(found, key=lambda p: (p.count("/"), p))
+
+
+def _gpu_binds() -> list[str]:
+    """NVIDIA's device nodes and sysfs, for the pin_memory checks on a GPU runner."""
+    devices = sorted(str(p) for p in Path("/dev").glob("nvidia[0-9]*"))
+    args: list[str] = []
+    for device in (*_GPU_DEVICES, *devices):
+        args += ["--dev-bind-try", device, device]
+    return [*args, "--ro-bind-try", "/sys", "/sys", "--ro-bind-try", "/dev/nvidia-caps", "/dev/nvidia-caps"]

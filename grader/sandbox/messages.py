@@ -1,0 +1,209 @@
+"""The typed messages that travel between the sandbox's parts.
+
+Three processes talk: the grading process (:mod:`grader.sandbox.host`), the
+zygote inside the jail (:mod:`grader.sandbox.zygote`) and a probe child
+(:mod:`grader.sandbox.child`).  Every message is one of the dataclasses
+below, sent as ``{"type": <class name>, "body": <fields>}`` in a length-framed
+JSON frame (:mod:`grader.sandbox.channel`).  :func:`decode` rebuilds the
+dataclass and rejects unknown types, unknown fields and fields of the wrong
+JSON type, so a forged or garbled frame fails loudly instead of half-working.
+
+Only :class:`ProbeResult` carries data that a student's code can influence;
+the zygote cleans and bounds it (:func:`ProbeResult.bounded`) before it
+leaves the jail, and the grading process bounds it again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+#: At most this many distinct integrity flags come back from one probe.
+MAX_FLAGS = 24
+#: Longest text of one flag field, in characters.
+MAX_FLAG_CHARS = 200
+
+
+class MessageError(ValueError):
+    """A frame that is not one of the messages below, or has fields of the wrong type."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-process limits set in every probe child (see :mod:`grader.sandbox.zygote`)."""
+
+    memory_mb: int = 4096
+    max_processes: int = 128
+    file_size_mb: int = 64
+    cpu_seconds: int | None = None  # None: the probe's timeout + 5 s
+    output_limit: int = 2000  # characters of stdout+stderr kept per probe
+    result_cap: int = 16 << 20  # bytes of an encoded probe result
+
+
+@dataclass(frozen=True)
+class ZygoteConfig:
+    """What the zygote needs to start; paths are as the zygote sees them."""
+
+    lib_dir: str  # the staged grader code (first on sys.path)
+    code_dir: str  # holds the package ``submission`` (second on sys.path)
+    scratch_root: str  # per-probe scratch folders are made here
+    capture_dir: str  # private: the probes' captured output
+    preload: list[str]
+    probe_modules: list[str]
+    limits: Limits
+    env: dict[str, str]  # the probes' whole environment (HOME/TMPDIR set per probe)
+    uid: int | None = None  # probe children switch to this uid/gid (None: no switch)
+    gid: int | None = None
+
+
+@dataclass(frozen=True)
+class Ready:
+    """The zygote's answer to its configuration: started, or why not."""
+
+    ok: bool
+    dropped: bool = False  # probe children run under ``ZygoteConfig.uid``
+    preload_s: float = 0.0
+    error: str = ""
+    traceback: str = ""
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """Run ``probe`` ("package.module:function") with ``args`` in a fresh child."""
+
+    probe: str
+    args: dict[str, Any]
+    timeout: float
+
+
+@dataclass(frozen=True)
+class Exit:
+    """Ask the zygote to kill everything below it and exit."""
+
+
+@dataclass(frozen=True)
+class Flag:
+    """An integrity finding in a probe child.
+
+    ``kind`` is "replaced" (a watched function was no longer the same object
+    after the probe) or "hook" (the student's code tried to install a trace,
+    profile or audit hook, which the sandbox blocks); ``name`` is what was
+    replaced or tried; ``probe`` is the probe that saw it.
+    """
+
+    kind: str
+    name: str
+    probe: str
+
+    @property
+    def exercise(self) -> str:
+        """The exercise of a ``grader.probes.<exercise>:function`` probe ("" for other probes)."""
+        module = self.probe.partition(":")[0]
+        package, _, last = module.rpartition(".")
+        return last if package == "grader.probes" else ""
+
+    def text(self) -> str:
+        if self.kind == "hook":
+            return f"tried to install a hook ({self.name}) during probe {self.probe}; the sandbox blocked it"
+        return f"replaced {self.name} during probe {self.probe}"
+
+
+@dataclass
+class ProbeResult:
+    """Outcome of one probe run.
+
+    status: "ok" | "error" (the probe raised) | "timeout" | "crashed" (died
+    without a result, or wrote garbage).  ``data`` is the JSON value the
+    probe returned (None unless ok); ``error`` is "ExcType: message" for
+    "error" and a description of the death for "crashed"/"timeout";
+    ``error_type`` and ``traceback`` are set for "error".  ``output`` is the
+    child's stdout+stderr, cut to the output limit.  ``flags`` are integrity
+    findings.  ``rss_growth_mb`` is measured by the zygote, outside the
+    child: the child's peak resident memory (its own and its reaped
+    descendants', from wait4) minus the zygote's when it forked the child.
+    """
+
+    status: str
+    data: Any = None
+    error: str = ""
+    error_type: str = ""
+    traceback: str = ""
+    output: str = ""
+    duration_s: float = 0.0
+    flags: list[Flag] = field(default_factory=list)
+    rss_growth_mb: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def bounded(self) -> "ProbeResult":
+        """This result with at most :data:`MAX_FLAGS` distinct flags of bounded length."""
+        seen: dict[Flag, None] = {}
+        for flag in self.flags:
+            short = Flag(*(str(part)[:MAX_FLAG_CHARS] for part in (flag.kind, flag.name, flag.probe)))
+            seen.setdefault(short, None)
+            if len(seen) >= MAX_FLAGS:
+                break
+        return dataclasses.replace(self, flags=list(seen))
+
+
+MESSAGES = {cls.__name__: cls for cls in (Limits, ZygoteConfig, Ready, RunRequest, Exit, Flag, ProbeResult)}
+_JSON_TYPES = {"str": str, "int": int, "float": (int, float), "bool": bool, "dict": dict, "list": list}
+
+
+def encode(message: Any) -> dict[str, Any]:
+    """The JSON-ready form of a message (nested messages included)."""
+    body = {}
+    for f in dataclasses.fields(message):
+        value = getattr(message, f.name)
+        if dataclasses.is_dataclass(value):
+            value = encode(value)
+        elif isinstance(value, list) and value and dataclasses.is_dataclass(value[0]):
+            value = [encode(item) for item in value]
+        body[f.name] = value
+    return {"type": type(message).__name__, "body": body}
+
+
+def decode(frame: Any, *expected: type) -> Any:
+    """Rebuild a message from :func:`encode`'s form; raise :class:`MessageError` if it is not one of ``expected``."""
+    if not (isinstance(frame, dict) and set(frame) == {"type", "body"} and isinstance(frame["body"], dict)):
+        raise MessageError("not a message frame")
+    cls = MESSAGES.get(frame["type"]) if isinstance(frame["type"], str) else None
+    if cls is None or (expected and cls not in expected):
+        raise MessageError(f"unexpected message type {frame['type']!r}")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    body = frame["body"]
+    if set(body) - set(fields):
+        raise MessageError(f"{cls.__name__}: unknown fields {sorted(set(body) - set(fields))}")
+    values = {}
+    for name, value in body.items():
+        values[name] = _field_value(cls, name, str(fields[name].type), value)
+    try:
+        return cls(**values)
+    except TypeError as exc:
+        raise MessageError(f"{cls.__name__}: {exc}") from None
+
+
+def _field_value(cls: type, name: str, type_text: str, value: Any) -> Any:
+    """Check one field against its annotation (as text, e.g. "int | None", "list[Flag]")."""
+    if value is None and "None" in type_text:
+        return None
+    if type_text == "Any":
+        return value
+    base = type_text.split("|")[0].strip()
+    if base in MESSAGES:
+        return decode(value, MESSAGES[base])
+    if base.startswith("list[") and base[5:-1] in MESSAGES:
+        if not isinstance(value, list):
+            raise MessageError(f"{cls.__name__}.{name}: expected a list")
+        return [decode(item, MESSAGES[base[5:-1]]) for item in value]
+    python_type = _JSON_TYPES.get(base.split("[")[0])
+    if python_type is None or not isinstance(value, python_type) or (python_type is int and isinstance(value, bool)):
+        raise MessageError(f"{cls.__name__}.{name}: expected {type_text}, got {type(value).__name__}")
+    if base.startswith("list[str]") and not all(isinstance(v, str) for v in value):
+        raise MessageError(f"{cls.__name__}.{name}: expected a list of strings")
+    if base.startswith("dict[str, str]") and not all(isinstance(v, str) for v in value.values()):
+        raise MessageError(f"{cls.__name__}.{name}: expected strings")
+    return value

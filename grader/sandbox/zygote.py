@@ -1,0 +1,391 @@
+"""The zygote: a long-lived ``python -I -B`` process inside the jail.
+
+It preloads torch, numpy and the probe modules once, arms the integrity
+detectors, then forks one locked-down child per probe request.  Started and
+spoken to only by :class:`grader.sandbox.Sandbox`, over two pipes whose fd
+numbers are on its command line (typed messages, :mod:`grader.sandbox.messages`):
+
+1. grader -> zygote: :class:`ZygoteConfig`; zygote -> grader: :class:`Ready`.
+2. grader -> zygote: :class:`RunRequest`; zygote -> grader: :class:`ProbeResult`.
+3. :class:`Exit`, or end of file on the request pipe: the zygote kills every
+   descendant and exits.
+
+What the zygote adds to what bubblewrap does (see :mod:`grader.sandbox.jail`):
+per-process rlimits, a wall-clock timeout per probe, bounded output and
+results, the switch of each probe child to the sandbox's own uid (when the
+jail runs as root), and, as a child subreaper running one probe at a time,
+the SIGKILL of every process left below it after each probe, detached ones
+included.  It never imports student code itself, and it measures each
+child's peak memory from outside (wait4).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import importlib
+import os
+import resource
+import select
+import signal
+import sys
+import tempfile
+import time
+import traceback
+
+from grader.sandbox import channel
+from grader.sandbox.channel import ChannelError
+from grader.sandbox.files import remove_tree
+from grader.sandbox.messages import Exit, Flag, ProbeResult, Ready, RunRequest, ZygoteConfig
+from grader.sandbox.proctree import describe_wait_status, kill_descendants
+
+RESULT_FD = 3  # the child's result pipe is moved to this fd number
+MAX_REQUEST = 64 << 20
+
+_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_CHILD_SUBREAPER, _PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _prctl(option: int, value: int) -> None:
+    if _libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"prctl({option}): {os.strerror(err)}")
+
+
+def _clear_capabilities() -> None:
+    """Empty every capability set left (the inheritable set survives a uid switch)."""
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()
+    if _libc.capset(header, data) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"capset: {os.strerror(err)}")
+
+
+@dataclasses.dataclass
+class _State:
+    """Everything a probe child needs, fixed when the zygote starts."""
+
+    cfg: ZygoteConfig
+    req_fd: int
+    resp_fd: int
+    run_probe: object  # grader.sandbox.child.make_runner(...)
+
+
+def _prepare(cfg: ZygoteConfig, req_fd: int, resp_fd: int) -> tuple[_State, Ready]:
+    sys.path[:] = [cfg.lib_dir, cfg.code_dir, *(p for p in sys.path if p not in (cfg.lib_dir, cfg.code_dir))]
+    sys.dont_write_bytecode = True
+    started = time.monotonic()
+    # numpy 2 imports numpy.random lazily: import it now so its functions are watched.
+    lazy = ("numpy.random",) if "numpy" in cfg.preload else ()
+    for name in (*cfg.preload, *lazy, "json", "pickle", "random", "traceback",
+                 "multiprocessing.popen_fork", "multiprocessing.popen_spawn_posix",
+                 "multiprocessing.popen_forkserver", "multiprocessing.queues",
+                 "multiprocessing.synchronize", *cfg.probe_modules):
+        importlib.import_module(name)
+    from grader.sandbox import child, integrity
+
+    run_probe = child.make_runner(integrity.arm(), cfg.code_dir)
+    preload_s = time.monotonic() - started
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    # Children that share our uid (no uid switch) must not ptrace or read our memory.
+    _prctl(_PR_SET_DUMPABLE, 0)
+    state = _State(cfg=cfg, req_fd=req_fd, resp_fd=resp_fd, run_probe=run_probe)
+    return state, Ready(ok=True, dropped=cfg.uid is not None, preload_s=preload_s)
+
+
+# --------------------------------------------------------------------------
+# the probe child (runs after fork, never returns)
+
+
+def _set_limit(which: int, soft: int, hard: int | None = None) -> None:
+    hard = soft if hard is None else hard
+    _cur_soft, cur_hard = resource.getrlimit(which)
+    if cur_hard != resource.RLIM_INFINITY:
+        soft, hard = min(soft, cur_hard), min(hard, cur_hard)
+    resource.setrlimit(which, (soft, hard))
+
+
+def _cpu_seconds(cfg: ZygoteConfig, timeout: float) -> int:
+    return cfg.limits.cpu_seconds or int(timeout) + 5
+
+
+def _apply_limits(cfg: ZygoteConfig, timeout: float) -> None:
+    mib, limits = 1 << 20, cfg.limits
+    cpu = _cpu_seconds(cfg, timeout)
+    _set_limit(resource.RLIMIT_CORE, 0)
+    _set_limit(resource.RLIMIT_AS, limits.memory_mb * mib)
+    _set_limit(resource.RLIMIT_FSIZE, limits.file_size_mb * mib)
+    _set_limit(resource.RLIMIT_NOFILE, 1024)
+    _set_limit(resource.RLIMIT_NPROC, limits.max_processes)
+    _set_limit(resource.RLIMIT_CPU, cpu, cpu + 2)  # SIGXCPU first, SIGKILL 2 s later
+
+
+def _child_setup(cfg: ZygoteConfig, scratch: str, capture_fd: int, result_w: int, timeout: float) -> None:
+    """Lock the freshly forked child down before any student code runs."""
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(capture_fd, 1)
+    os.dup2(capture_fd, 2)
+    os.dup2(result_w, RESULT_FD, inheritable=False)  # not passed on to exec'd programs
+    zygote = os.getppid()
+    os.setsid()  # own session and process group
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != zygote:  # the zygote died before PDEATHSIG was armed
+        os._exit(1)
+    try:
+        with open("/proc/self/oom_score_adj", "w") as fh:
+            fh.write("1000")  # if the machine runs out of memory, kill us first
+    except OSError:
+        pass
+    os.closerange(RESULT_FD + 1, 1 << 20)  # zygote pipes, pidfds, ...
+    sys.stdout.reconfigure(line_buffering=True)  # keep output if we crash
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # over-long writes fail with EFBIG
+    _apply_limits(cfg, timeout)
+    os.environ.clear()
+    os.environ.update(cfg.env, HOME=scratch, TMPDIR=scratch)
+    tempfile.tempdir = None
+    if cfg.uid is not None:
+        os.chown(scratch, cfg.uid, cfg.gid)
+        os.setgroups([])
+        os.setresgid(cfg.gid, cfg.gid, cfg.gid)
+        os.setresuid(cfg.uid, cfg.uid, cfg.uid)  # clears the permitted, effective and ambient sets
+        _clear_capabilities()
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # a credential change clears it
+        if os.getppid() != zygote:
+            os._exit(1)
+    _prctl(_PR_SET_NO_NEW_PRIVS, 1)  # setuid programs cannot regain privileges
+    os.chdir(scratch)
+    sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != scratch]
+    import multiprocessing
+    multiprocessing.current_process().authkey = os.urandom(32)
+
+
+def _child_main(state: _State, request: RunRequest, scratch: str, capture_fd: int, result_w: int) -> None:
+    try:
+        _child_setup(state.cfg, scratch, capture_fd, result_w, request.timeout)
+    except BaseException as exc:  # noqa: BLE001
+        os.write(2, f"sandbox setup failed: {type(exc).__name__}: {exc}\n".encode())
+        os._exit(70)
+    state.run_probe(request.probe, request.args, RESULT_FD, state.cfg.limits.result_cap)
+    os._exit(72)  # not reached
+
+
+# --------------------------------------------------------------------------
+# waiting for the child and building the response
+
+
+@dataclasses.dataclass
+class _Outcome:
+    status: int | None = None  # wait status; None if it had to be killed
+    result: bytes = b""
+    timed_out: bool = False
+    overflow: bool = False
+    grader_gone: bool = False
+    peak_rss_kb: int = 0
+
+
+def _drain(fd: int, buf: bytearray, cap: int) -> bool:
+    """Read what is available into ``buf``; True once end of file is seen."""
+    while len(buf) <= cap:
+        try:
+            chunk = os.read(fd, 1 << 20)
+        except BlockingIOError:
+            return False
+        if not chunk:
+            return True
+        buf += chunk
+    return False
+
+
+def _wait_child(state: _State, pid: int, result_r: int, deadline: float) -> _Outcome:
+    """Collect the child's result and wait for its exit, up to ``deadline``."""
+    outcome, buf = _Outcome(), bytearray()
+    cap = state.cfg.limits.result_cap + 8
+    pidfd = os.pidfd_open(pid)
+    os.set_blocking(result_r, False)
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    poller.register(result_r, select.POLLIN)
+    poller.register(state.req_fd, 0)  # only POLLHUP/POLLERR: the grader went away
+    try:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                outcome.timed_out = True
+                return outcome
+            exited = False
+            for fd, _events in poller.poll(max(1, int(remaining * 1000) + 1)):
+                if fd == result_r and _drain(result_r, buf, cap):
+                    poller.unregister(result_r)
+                elif fd == pidfd:
+                    exited = True
+                elif fd == state.req_fd:
+                    outcome.grader_gone = True
+            if len(buf) > cap:
+                outcome.overflow = True
+                return outcome
+            if outcome.grader_gone:
+                return outcome
+            if exited:
+                _drain(result_r, buf, cap)
+                outcome.overflow = len(buf) > cap
+                _pid, outcome.status, usage = os.wait4(pid, 0)
+                outcome.peak_rss_kb = usage.ru_maxrss
+                outcome.result = bytes(buf)
+                return outcome
+    finally:
+        os.close(pidfd)
+
+
+def _read_output(fd: int, limit: int) -> str:
+    """The captured stdout+stderr, cut to ``limit`` characters (head and tail kept)."""
+    size = os.fstat(fd).st_size
+    head = os.pread(fd, min(size, 2 * limit), 0).decode("utf-8", "replace")
+    if size <= 2 * limit and len(head) <= limit:
+        return head
+    tail = os.pread(fd, 2 * limit, max(0, size - 2 * limit)).decode("utf-8", "replace")
+    marker_len = len("\n[... 000000000000 characters cut ...]\n")
+    keep = max(0, limit - marker_len)
+    head, tail = head[:keep - keep // 2], tail[len(tail) - keep // 2:] if keep // 2 else ""
+    dropped = max(0, size - len(head.encode()) - len(tail.encode()))
+    return f"{head}\n[... {dropped} characters cut ...]\n{tail}"[:limit]
+
+
+def _death_text(cfg: ZygoteConfig, status: int, output: str, timeout: float) -> str:
+    text = describe_wait_status(status)
+    if os.WIFEXITED(status):
+        text += " before returning a result"
+    sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    if sig == signal.SIGXCPU:
+        text += f" (CPU time limit of {_cpu_seconds(cfg, timeout)} s exceeded)"
+    elif any(hint in output for hint in ("MemoryError", "bad_alloc", "Cannot allocate memory",
+                                         "can't allocate memory")):
+        text += f" (probably the memory limit of {cfg.limits.memory_mb} MB)"
+    elif sig == signal.SIGKILL:
+        text += " (CPU time limit, memory limit or the OOM killer)"
+    return text
+
+
+def _interpret(cfg: ZygoteConfig, outcome: _Outcome, output: str, timeout: float) -> ProbeResult:
+    """Turn what the child left behind into a ProbeResult (its frame may be forged)."""
+    if outcome.timed_out:
+        return ProbeResult("timeout", error=f"probe did not finish within {timeout:g} s and was killed")
+    if outcome.overflow:
+        return ProbeResult("error", error_type="ResultTooLarge",
+                           error=f"ResultTooLarge: result exceeds {cfg.limits.result_cap} bytes")
+    if not outcome.result:
+        return ProbeResult("crashed", error=_death_text(cfg, outcome.status, output, timeout))
+    try:
+        result = channel.parse(channel.unframe(outcome.result, cfg.limits.result_cap), ProbeResult)
+        if result.status not in ("ok", "error") or not all(isinstance(f, Flag) for f in result.flags):
+            raise ChannelError(f"status {result.status!r}")
+    except ChannelError as exc:
+        how = describe_wait_status(outcome.status) if outcome.status is not None else ""
+        return ProbeResult("crashed", error=f"invalid data on the result pipe ({str(exc)[:200]}); child {how}")
+    return dataclasses.replace(result, data=result.data if result.ok else None).bounded()
+
+
+def _open_capture_file(directory: str) -> int:
+    """An anonymous file (no name anywhere) for the child's stdout/stderr."""
+    return os.open(directory, os.O_TMPFILE | os.O_RDWR, 0o600)
+
+
+def _rss_kb(pid: int) -> int:
+    """Resident memory of ``pid`` (kB), 0 if unknown."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _run_one(state: _State, request: RunRequest) -> ProbeResult:
+    """Fork a child for one probe request and return its result."""
+    cfg = state.cfg
+    scratch = tempfile.mkdtemp(prefix="run-", dir=cfg.scratch_root)
+    capture_fd = _open_capture_file(cfg.capture_dir)
+    result_r, result_w = os.pipe()
+    go_r, go_w = os.pipe()  # the child waits until its starting memory is read
+    sys.stdout.flush()
+    sys.stderr.flush()
+    started = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(result_r)
+            os.close(go_w)
+            os.read(go_r, 1)
+            os.close(go_r)
+            _child_main(state, request, scratch, capture_fd, result_w)
+        finally:
+            os._exit(70)
+    os.close(result_w)
+    os.close(go_r)
+    rss_at_start = _rss_kb(pid)  # a fork starts below the zygote's size: file pages are not copied
+    os.write(go_w, b"g")
+    os.close(go_w)
+    try:
+        outcome = _wait_child(state, pid, result_r, started + request.timeout)
+        duration = time.monotonic() - started
+        kill_descendants(os.getpid(), reap=True)
+    finally:
+        os.close(result_r)
+    if outcome.grader_gone:
+        raise ChannelError("grader went away")
+    output = _read_output(capture_fd, cfg.limits.output_limit)
+    os.close(capture_fd)
+    try:
+        remove_tree(scratch)
+    except OSError as exc:
+        print(f"zygote: could not remove {scratch}: {exc}", file=sys.stderr, flush=True)
+    result = _interpret(cfg, outcome, output, request.timeout)
+    growth = max(0, outcome.peak_rss_kb - rss_at_start) / 1024 if outcome.peak_rss_kb and rss_at_start else 0.0
+    return dataclasses.replace(result, output=output, duration_s=duration, rss_growth_mb=round(growth, 1))
+
+
+# --------------------------------------------------------------------------
+# main loop
+
+
+def _serve(state: _State) -> bool:
+    """Answer requests until told to exit (True) or the grader is gone (False)."""
+    while True:
+        try:
+            request = channel.receive(state.req_fd, None, MAX_REQUEST, RunRequest, Exit)
+        except ChannelError:
+            return False  # the grader closed the pipe (or died)
+        if isinstance(request, Exit):
+            return True
+        try:
+            response = _run_one(state, request)
+        except ChannelError:
+            return False
+        except Exception as exc:  # noqa: BLE001 - a zygote bug must not hang the grader
+            response = ProbeResult("crashed", error=f"sandbox zygote error: {type(exc).__name__}: {exc}",
+                                   traceback=traceback.format_exc()[-3000:])
+        try:
+            channel.send(state.resp_fd, response, time.monotonic() + 60)
+        except ChannelError:
+            return False
+
+
+def main(req_fd: int, resp_fd: int) -> None:
+    """Entry point; see the module docstring for the protocol."""
+    try:
+        cfg = channel.receive(req_fd, time.monotonic() + 60, MAX_REQUEST, ZygoteConfig)
+        state, ready = _prepare(cfg, req_fd, resp_fd)
+    except BaseException as exc:  # noqa: BLE001
+        try:
+            channel.send(resp_fd, Ready(ok=False, error=f"{type(exc).__name__}: {exc}",
+                                        traceback=traceback.format_exc()[-3000:]), time.monotonic() + 10)
+        finally:
+            os._exit(1)
+    channel.send(resp_fd, ready, time.monotonic() + 60)
+    try:
+        _serve(state)
+    finally:
+        kill_descendants(os.getpid(), reap=True)
+        os._exit(0)

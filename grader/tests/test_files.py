@@ -1,0 +1,150 @@
+"""Small helpers the jail issue asked for: tree removal, report files, clean text, typed messages."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from grader.report_files import ReportPathError, append_text, write_text
+from grader.sandbox.files import remove_tree
+from grader.sandbox.messages import Flag, MessageError, ProbeResult, RunRequest, decode, encode
+from grader.text import clean_text
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _chain(top: Path, depth: int) -> None:
+    """A ``depth``-deep chain of folders below ``top``, deeper than PATH_MAX allows by name."""
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(depth):
+        os.mkdir("d", dir_fd=fd)
+        inner = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(fd)
+
+
+def test_remove_tree_survives_deep_chains_locked_folders_and_links(tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me")
+    top = tmp_path / "scratch"
+    top.mkdir()
+    _chain(top, 3000)
+    (top / "wide").mkdir()
+    for i in range(200):
+        (top / "wide" / f"f{i}").write_text("x")
+    (top / "link").symlink_to(outside)
+    (top / "dirlink").symlink_to(tmp_path)
+    (top / "locked").mkdir()
+    (top / "locked" / "inner").write_text("x")
+    os.chmod(top / "locked", 0)
+    os.mkfifo(top / "fifo")
+    try:
+        remove_tree(top)
+    finally:
+        if top.exists():  # pytest's own clean-up of old temp folders would overflow on the chain
+            subprocess.run(["rm", "-rf", str(top)], check=False)
+    assert not top.exists()
+    assert outside.read_text() == "keep me"
+    remove_tree(top)  # a missing folder is fine
+
+
+def test_remove_tree_runs_in_a_small_stack(tmp_path):
+    """No recursion: a 3,000-deep chain goes even with a recursion limit of 60."""
+    top = tmp_path / "deep"
+    top.mkdir()
+    _chain(top, 3000)
+    code = ("import sys; from grader.sandbox.files import remove_tree; sys.setrecursionlimit(60); "
+            f"remove_tree({str(top)!r})")
+    try:
+        subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True, timeout=60)
+        assert not top.exists()
+    finally:
+        remove_tree(top)  # pytest's own clean-up of old temp folders would overflow on the chain
+
+
+def test_report_replaces_a_planted_link_and_fifo_without_writing_through(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "r.json").symlink_to(victim)
+    os.mkfifo(out / "r.md")
+    done = threading.Event()
+
+    def write():
+        write_text(out / "r.json", "{}\n")
+        write_text(out / "r.md", "# report\n")
+        done.set()
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    thread.join(10)
+    assert done.is_set(), "writing a report blocked on a FIFO"
+    assert victim.read_text() == "mine"
+    assert (out / "r.json").read_text() == "{}\n" and not (out / "r.json").is_symlink()
+    assert (out / "r.md").read_text() == "# report\n"
+    assert sorted(p.name for p in out.iterdir()) == ["r.json", "r.md"]  # no temporary file left
+
+
+def test_report_folder_reached_through_a_planted_link_is_refused(tmp_path):
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    link = tmp_path / "reports"
+    link.symlink_to(target)
+    if os.geteuid() == 0:
+        os.lchown(link, 1000, 1000)  # a link a student committed is not root's
+    with pytest.raises(ReportPathError, match="reports is a symbolic link"):
+        write_text(link / "r.json", "{}")
+    assert list(target.iterdir()) == []
+    write_text(tmp_path / "new" / "deeper" / "r.json", "{}")  # missing folders are made
+    with pytest.raises(ReportPathError, match="is a folder"):
+        write_text(tmp_path / "new", "{}")
+
+
+def test_append_refuses_a_fifo(tmp_path):
+    summary = tmp_path / "summary.md"
+    append_text(summary, "a\n")
+    append_text(summary, "b\n")
+    assert summary.read_text() == "a\nb\n"
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(ReportPathError):
+        append_text(tmp_path / "fifo", "x")
+
+
+@pytest.mark.parametrize("raw, clean", [
+    ("plain\ttext\nline", "plain\ttext\nline"),
+    ("\x1b[31mred\x1b[0m \x1b]0;title\x07bell\x07", "red bell"),
+    ("a\r\nb\rc\x00d\x9b", "a\nb\ncd"),
+    ("ok\n::error file=x::pwned\n  ::add-mask::s\n##[error]x\n##vso[task]y", "ok\n: :error file=x::pwned\n  : :add-mask::s\n# #[error]x\n# #vso[task]y"),
+    ("a ::not a command", "a ::not a command"),
+])
+def test_clean_text(raw, clean):
+    assert clean_text(raw) == clean
+
+
+def test_messages_round_trip_and_reject_forgeries():
+    request = RunRequest(probe="p:q", args={"a": [1, 2]}, timeout=3.0)
+    assert decode(encode(request), RunRequest) == request
+    result = ProbeResult("ok", data={"x": 1}, flags=[Flag("hook", "sys.settrace", "p:q")])
+    assert decode(encode(result), ProbeResult) == result
+    for bad in ({"type": "ProbeResult", "body": {"status": "ok", "extra": 1}},
+                {"type": "ProbeResult", "body": {"status": 3}},
+                {"type": "ProbeResult", "body": {"status": "ok", "flags": ["replaced x"]}},
+                {"type": "Exit", "body": {}},
+                {"type": "os.system", "body": {}},
+                ["not", "a", "frame"]):
+        with pytest.raises(MessageError):
+            decode(bad, ProbeResult)
+
+
+def test_bounded_keeps_a_few_distinct_short_flags():
+    flags = [Flag("replaced", f"name{i % 50}" + "x" * 500, "p:q") for i in range(10_000)]
+    bounded = ProbeResult("ok", flags=flags).bounded()
+    assert len(bounded.flags) == 24 and len(set(bounded.flags)) == 24
+    assert all(len(flag.name) <= 200 for flag in bounded.flags)

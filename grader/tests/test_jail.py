@@ -1,0 +1,202 @@
+"""The jail (grader/sandbox/jail.py): what a probe child can see, reach and leave behind.
+
+Every test here needs bubblewrap and namespaces; where they cannot be had,
+the tests skip with the reason, and test_weak_isolation_is_reported shows
+what the grader does then.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.sandbox import Flag, Sandbox, SandboxError
+from grader.sandbox.jail import isolation
+
+PROBES = "grader.tests.sandbox_probes"
+REPO = Path(__file__).resolve().parents[2]
+JAIL = isolation()
+needs_jail = pytest.mark.skipif(not JAIL.jailed, reason=f"no jail here: {JAIL.reason}")
+
+
+def probe(name: str) -> str:
+    return f"{PROBES}:{name}"
+
+
+def _student(folder: Path, marker: str) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "collate.py").write_text(f"MARKER = {marker!r}\n")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def two_sandboxes(tmp_path_factory):
+    """Two gradings at once, as ``batch --jobs 2`` runs them."""
+    base = tmp_path_factory.mktemp("two")
+    with Sandbox(_student(base / "alice", "alice"), probe_modules=(PROBES,)) as alice, \
+            Sandbox(_student(base / "bob", "bob"), probe_modules=(PROBES,)) as bob:
+        yield alice, bob
+
+
+@needs_jail
+@pytest.mark.timeout(120)
+def test_child_sees_only_its_jail(two_sandboxes):
+    alice, bob = two_sandboxes
+    interpreter_parts = {part for p in (sys.prefix, sys.base_prefix) for part in Path(p).parts}
+    paths = [str(REPO), str(REPO / "solutions"), str(REPO / "grader"), str(REPO / "solutions" / "seeding.py"),
+             "/root", "/home", "/etc", "/var", "/run", "/sys", str(Path(os.environ.get("TMPDIR", "/tmp"))),
+             str(bob.code_dir), str(bob.code_dir / "submission" / "collate.py"), "/jail", "/jail/lib/grader", "/jail/lib/grader/tests"]
+    seen = alice.run(probe("look_around"), {"paths": paths}).data
+    assert seen[str(REPO / "solutions")] == "missing"
+    assert seen[str(REPO / "grader")] == "missing"
+    assert seen[str(REPO / "solutions" / "seeding.py")] == "missing"
+    assert seen[str(bob.code_dir)] == "missing" and seen[str(bob.code_dir / "submission" / "collate.py")] == "missing"
+    for folder in (str(REPO), "/root", "/home"):  # only the interpreter's own path, if anything
+        assert seen[folder] == "missing" or set(seen[folder]) <= interpreter_parts, (folder, seen[folder])
+    assert seen["/etc"] == "missing" or set(seen["/etc"]) <= {"ld.so.cache", "ld.so.conf", "ld.so.conf.d"}
+    assert seen["/var"] == seen["/run"] == seen["/sys"] == "missing"
+    assert seen["/jail"] == ["capture", "code", "lib", "scratch"]
+    assert seen["/jail/lib/grader"] == ["__init__.py", "sandbox", "tests"]  # the staged code only: no checks/
+    assert "corpus" not in seen["/jail/lib/grader/tests"] and "sandbox_probes.py" in seen["/jail/lib/grader/tests"]
+
+
+@needs_jail
+@pytest.mark.timeout(120)
+def test_two_gradings_see_nothing_of_each_other(two_sandboxes):
+    alice, bob = two_sandboxes
+    assert bob.run(probe("call_marker"), {}).data == "bob"
+    for box, other in ((alice, bob), (bob, alice)):
+        visible = box.run(probe("processes"), {}).data
+        assert not any(other.token in cmdline for cmdline in visible.values()), visible
+        assert len(visible) <= 3, visible  # bwrap's init, the zygote, the probe
+        seen = box.run(probe("look_around"), {"paths": [str(other.code_dir), str(other.code_dir.parent)]}).data
+        assert set(seen.values()) == {"missing"}, seen
+
+
+class _Listener:
+    def __init__(self):
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.sock.settimeout(0.2)
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp.bind(("127.0.0.1", self.port))
+        self.udp.settimeout(0.2)
+        self.received: list[bytes] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while not self.stop.is_set():
+            for accept in (self.sock.accept, lambda: (None, self.udp.recvfrom(65536))):
+                try:
+                    conn, data = accept()
+                except OSError:
+                    continue
+                if conn is not None:
+                    with conn:
+                        self.received.append(conn.recv(65536) or b"<connected>")
+                else:
+                    self.received.append(data[0])
+
+    def close(self):
+        self.stop.set()
+        self.thread.join()
+        self.sock.close()
+        self.udp.close()
+
+
+@needs_jail
+@pytest.mark.timeout(120)
+def test_child_has_no_network(two_sandboxes):
+    alice, _ = two_sandboxes
+    listener = _Listener()
+    try:
+        outcome = alice.run(probe("try_network"), {"port": listener.port}, timeout=20).data
+        time.sleep(0.5)
+    finally:
+        listener.close()
+    assert listener.received == []
+    assert outcome["interfaces"] == ["lo"]
+    assert outcome["127.0.0.1"] == "ConnectionRefusedError"  # its own, empty loopback
+    assert outcome["8.8.8.8"] in ("OSError", "TimeoutError")  # no route at all
+
+
+@pytest.mark.timeout(120)
+def test_hooks_are_blocked_and_flagged(two_sandboxes):
+    alice, _ = two_sandboxes
+    result = alice.run(probe("try_hooks"), {})
+    assert result.data == {"setprofile": "blocked", "settrace": "blocked", "addaudithook": "installed",
+                           "left": [False, False]}  # an added audit hook is refused silently
+    assert {flag.name for flag in result.flags} == {"sys.setprofile", "sys.settrace", "sys.addaudithook"}
+    assert all(flag.kind == "hook" for flag in result.flags)
+
+
+@pytest.mark.timeout(120)
+def test_a_forged_flood_of_flags_is_bounded(two_sandboxes):
+    alice, _ = two_sandboxes
+    started = time.monotonic()
+    result = alice.run(probe("forge_many_flags"), {"n": 100_000})
+    assert time.monotonic() - started < 10
+    assert len(result.flags) <= 24
+    assert len(set(result.flags)) == len(result.flags)
+    assert all(isinstance(flag, Flag) for flag in result.flags)
+
+
+def _grade_cli(args: list[str], tmp_path: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader", "grade", *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=300, env=env)
+
+
+@pytest.mark.timeout(300)
+def test_weak_isolation_is_reported(tmp_path):
+    """--jail off (as on a machine without bubblewrap): every report says isolation weak, with the reason."""
+    out = tmp_path / "out"
+    proc = _grade_cli(["exercises", "--jail", "off", "--seed", "1", "--only", "collate", "--quiet",
+                       "--json", str(out / "r.json"), "--markdown", str(out / "r.md")], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((out / "r.json").read_text())
+    assert report["isolation"] == {"level": "weak", "reason": "the jail was turned off (--jail off)"}
+    assert "Isolation: WEAK, not a grade of record (the jail was turned off (--jail off))" in proc.stdout
+    assert "Isolation: WEAK, not a grade of record" in (out / "r.md").read_text()
+
+
+@pytest.mark.timeout(300)
+def test_no_bwrap_means_weak_and_required_refuses(tmp_path):
+    """Without bwrap on PATH: auto grades with isolation weak (saying why), required exits 2, batch refuses."""
+    env = dict(os.environ, PATH=str(tmp_path))  # no bwrap there (the grader runs with sys.executable)
+    out = tmp_path / "out"
+    auto = _grade_cli(["exercises", "--seed", "1", "--only", "collate", "--quiet", "--json", str(out / "r.json")],
+                      tmp_path, env)
+    assert auto.returncode == 0, auto.stderr
+    assert json.loads((out / "r.json").read_text())["isolation"]["reason"].startswith("bubblewrap (bwrap) is not installed")
+    required = _grade_cli(["exercises", "--jail", "required", "--only", "collate"], tmp_path, env)
+    assert required.returncode == 2 and "a jail is required but cannot be made here" in required.stderr
+    klass = tmp_path / "class" / "ann"
+    klass.mkdir(parents=True)
+    batch = subprocess.run([sys.executable, "-m", "grader", "batch", str(tmp_path / "class"), "--out", str(tmp_path / "b")],
+                           cwd=REPO, capture_output=True, text=True, timeout=120, env=env)
+    assert batch.returncode == 2 and "--allow-weak-isolation" in batch.stderr
+
+
+def test_required_jail_raises_where_none_can_be_made(monkeypatch, tmp_path):
+    from grader.sandbox import jail
+
+    monkeypatch.setattr(jail, "isolation", lambda: jail.Isolation("weak", "no bwrap in this test"))
+    with pytest.raises(SandboxError, match="no bwrap in this test"):
+        Sandbox(_student(tmp_path / "s", "s"), jail="required")
+
+
+def test_the_jail_is_available_where_required():
+    """CI (.ci/run) sets GRADER_REQUIRE_JAIL=1: there, a missing jail fails the suite instead of skipping tests."""
+    if os.environ.get("GRADER_REQUIRE_JAIL") != "1":
+        pytest.skip("GRADER_REQUIRE_JAIL is not set")
+    assert JAIL.jailed, JAIL.reason
