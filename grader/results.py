@@ -182,6 +182,8 @@ class GradeResult:
     themselves), ``gpu`` names the accelerator used (``"none"`` when CPU only),
     ``isolation`` says how the student's code was isolated:
     ``{"level": "jail" | "weak", "reason": str}`` (see :mod:`grader.sandbox.jail`).
+    ``phases`` holds the seconds of the grading's phases besides the checks
+    (``sandbox_start``, ``preflight/<exercise>``), for ``python -m grader bench``.
     """
 
     exercises: list[ExerciseResult]
@@ -193,6 +195,7 @@ class GradeResult:
     integrity_flags: list[str] = field(default_factory=list)
     gpu: str = ""
     isolation: dict[str, str] = field(default_factory=lambda: dict(UNKNOWN_ISOLATION))
+    phases: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
@@ -243,6 +246,7 @@ class GradeResult:
             "exercises": [e.to_dict() for e in self.exercises],
             "integrity": {"flags": list(self.integrity_flags)},
             "isolation": dict(self.isolation),
+            "phases": dict(self.phases),
         }
 
     @classmethod
@@ -259,4 +263,5 @@ class GradeResult:
             integrity_flags=list(data.get("integrity", {}).get("flags", [])),
             gpu=data.get("gpu", ""),
             isolation=dict(data.get("isolation", UNKNOWN_ISOLATION)),
+            phases=dict(data.get("phases", {})),
         )

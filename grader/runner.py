@@ -260,12 +260,16 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     use_gpu = bool(gpu_name)
     # CUDA reserves far more address space than the CPU limit allows.
     memory_mb = GPU_MEMORY_MB if use_gpu else CPU_MEMORY_MB
+    phases = {}
     with Sandbox(submission, files=CONTRACT_FILES, probe_modules=PROBE_MODULES, memory_mb=memory_mb,
                  jail=jail, gpu=use_gpu) as sandbox:
+        phases["sandbox_start"] = round(sandbox.zygote_start_s, 3)
         ctx = Context(sandbox=sandbox, seed=seed, use_gpu=use_gpu)
         unavailable = {}
         for exercise in selected:
+            began = time.monotonic()
             note = _preflight(sandbox, exercise)
+            phases[f"preflight/{exercise}"] = round(time.monotonic() - began, 3)
             if note:
                 unavailable[exercise] = note
                 progress(f"  {exercise}: {note}")
@@ -281,7 +285,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
             exercises=exercises, seed=seed, duration_s=round(time.monotonic() - started, 2),
             submission=str(submission), started_at=started_at, grader_version=GRADER_VERSION,
             integrity_flags=_integrity_flags(submission, sandbox, ctx), gpu=gpu_name or "none",
-            isolation=sandbox.isolation.to_dict())
+            isolation=sandbox.isolation.to_dict(), phases=phases)
         if report is not None:
             report(result)
     return result

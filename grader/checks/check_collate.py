@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.checks.support import START_METHODS, WORKER_TIMEOUT_S, expect, show
+from grader.checks.support import POOL_WORKERS, START_METHODS, WORKER_TIMEOUT_S, expect, show
 
 EDGE_CASES = [
     {"seqs": [[5]]},
@@ -150,15 +150,21 @@ def check_inputs_are_not_modified(ctx):
 
 
 def check_same_batches_in_real_workers(ctx):
-    """Proves pad_collate works as collate_fn in 2 real DataLoader workers under fork, spawn and forkserver (it pickles) and gives the documented batches."""
+    """Proves pad_collate works as collate_fn in real DataLoader workers under fork, forkserver and spawn (it pickles) and gives the documented batches.
+
+    fork and forkserver pools have 2 workers; spawn, which proves that the
+    function pickles into a fresh interpreter, has 1 (see POOL_WORKERS).
+    """
     rng = ctx.rng("workers")
     seqs = [rng.integers(1, 100, size=int(n)).tolist() for n in rng.integers(0, 9, size=12)]
     batch_size = 3
-    runs = ctx.probe("collate:in_workers", timeout=WORKER_TIMEOUT_S, seqs=seqs, batch_size=batch_size, start_methods=list(START_METHODS))
+    pools = {method: POOL_WORKERS[method] for method in START_METHODS}
+    runs = ctx.probe("collate:in_workers", timeout=WORKER_TIMEOUT_S, seqs=seqs, batch_size=batch_size, pools=pools)
     want = [expected({"seqs": seqs[i : i + batch_size]}) for i in range(0, len(seqs), batch_size)]
     for method, batches in runs.items():
         expect(len(batches) == len(want), f"with {method} workers: expected {len(want)} batches, got {len(batches)}")
-        expect(len({b["pid"] for b in batches}) == 2, f"with {method} workers: batches should come from 2 worker processes")
+        expect(len({b["pid"] for b in batches}) == pools[method],
+               f"with {method} workers: batches should come from {pools[method]} worker process(es)")
         for index, (got, exp) in enumerate(zip(batches, want)):
             expect(got["batch"] == exp, f"with {method} workers, batch {index} of {show(seqs)} (batch_size={batch_size}):\n"
                    f"  expected {show(exp)}\n  got      {show(got['batch'])}")

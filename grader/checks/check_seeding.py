@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 
-from grader.checks.support import WORKER_TIMEOUT_S, expect
+from grader.checks.support import FORKING_METHODS, WORKER_TIMEOUT_S, expect
 
 
 def first_draws(seed):
@@ -42,9 +42,14 @@ def check_seeds_numpy_and_random_outside_workers(ctx):
 
 
 def check_worker_rngs_seeded_in_real_workers(ctx):
-    """Proves that in real workers (fork, spawn, forkserver) seed_worker seeds NumPy, random and the dataset copy's rng from torch.initial_seed() % 2**32."""
+    """Proves that in real workers (fork, forkserver) seed_worker seeds NumPy, random and the dataset copy's rng from torch.initial_seed() % 2**32.
+
+    A forkserver worker gets the dataset (and its rng) pickled and starts
+    from the server's RNG state, not the loader's, as a spawn worker does;
+    spawn itself would prove nothing more here (see support.POOL_WORKERS).
+    """
     loader_seed = int(ctx.rng("in_workers").integers(0, 2**31))
-    for method in ("fork", "spawn", "forkserver"):
+    for method in FORKING_METHODS:
         (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method=method, loader_seed=loader_seed)
         firsts = firsts_by_worker(rows)
         expect(len(firsts) == 2, f"with {method} workers: expected items from 2 workers with different torch seeds, got {len(firsts)}")
@@ -62,7 +67,7 @@ def check_reruns_repeat_and_epochs_differ(ctx):
     """Proves that with seed_worker and a seeded loader generator reruns repeat exactly, the two workers draw different streams, and each epoch draws new ones.
 
     Runs with fork workers; check_worker_rngs_seeded_in_real_workers covers
-    the seeding itself under spawn and forkserver.
+    the seeding itself under forkserver.
     """
     loader_seed = int(ctx.rng("reruns").integers(0, 2**31))
     for method in ("fork",):

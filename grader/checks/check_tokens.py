@@ -7,7 +7,7 @@ import base64
 import numpy as np
 import pytest
 
-from grader.checks.support import START_METHODS, WORKER_TIMEOUT_S, expect, show
+from grader.checks.support import POOL_WORKERS, START_METHODS, WORKER_TIMEOUT_S, expect, show
 from grader.probes.data import token_data
 
 UINT16_FILE = {"n": 300, "dtype": "uint16", "seed": 0, "high": 65536}  # ids above 32767 catch int16 views
@@ -132,20 +132,26 @@ def check_lazy_and_pickles_small(ctx):
 
 
 def check_same_batches_in_real_workers(ctx):
-    """Proves a DataLoader with 2 real workers (fork, spawn, forkserver) over a dataset already used in the parent yields the documented batches."""
+    """Proves a DataLoader with real workers (fork, forkserver, spawn) over a dataset already used in the parent yields the documented batches.
+
+    fork and forkserver pools have 2 workers; spawn, which proves that the
+    dataset pickles into a fresh interpreter, has 1 (see POOL_WORKERS).
+    """
     spec = file_spec(ctx, "workers", n=200)
     tokens = token_data(spec["n"], "uint16", spec["seed"], spec["high"])
     block, stride, batch_size = 8, 5, 4
     length = expected_len(spec["n"], block, stride)
     want = [want_window(tokens, block, stride, i, length) for i in range(length)]
     for method in START_METHODS:
-        got = ctx.probe("tokens:in_workers", timeout=WORKER_TIMEOUT_S, file=spec, block=block, stride=stride, batch_size=batch_size, start_method=method)
+        got = ctx.probe("tokens:in_workers", timeout=WORKER_TIMEOUT_S, file=spec, block=block, stride=stride, batch_size=batch_size,
+                        start_method=method, workers=POOL_WORKERS[method])
         size = pickle_size(got["pickle"])
         expect(size is not None and size < 4096, f"with {method} workers: the dataset pickles to {size:,} bytes after use; "
                "workers should get only the path" if size is not None else f"with {method} workers: pickling the dataset did not give pickle data")
         xs = [row for b in got["batches"] for row in b["x"]]
         ys = [row for b in got["batches"] for row in b["y"]]
-        expect(len({b["pid"] for b in got["batches"]}) == 2, f"with {method} workers: batches should come from 2 worker processes")
+        expect(len({b["pid"] for b in got["batches"]}) == POOL_WORKERS[method],
+               f"with {method} workers: batches should come from {POOL_WORKERS[method]} worker process(es)")
         for i, (x, y) in enumerate(zip(xs, ys)):
             expect((x, y) == want[i], f"with {method} workers, window {i} of {call_text(spec, block, stride)}:\n"
                    f"  expected {show(want[i])}\n  got      {show((x, y))}")

@@ -13,7 +13,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-START_METHODS = ("fork", "spawn", "forkserver")
+#: Workers per pool, by start method. fork and forkserver pools are cheap (a fork of
+#: a preloaded process; the sandbox shares one forkserver per grading), and a
+#: forkserver worker receives the dataset and collate function pickled and imports
+#: the submission itself, as a spawn worker does. A spawn worker is a fresh
+#: interpreter importing torch (a second or two), so spawn runs only where it is
+#: what a check proves (pad_collate and TokenWindows in a new interpreter), with one worker.
+POOL_WORKERS = {"fork": 2, "forkserver": 2, "spawn": 1}
+START_METHODS = ("fork", "forkserver", "spawn")
+#: The start methods of checks where spawn proves nothing that forkserver does not.
+FORKING_METHODS = ("fork", "forkserver")
 IN_PROCESS_TIMEOUT_S = 30.0
 WORKER_TIMEOUT_S = 60.0
 MAX_FLAGS_PER_CHECK = 24

@@ -59,13 +59,13 @@ def run_cases(cases):
     return results
 
 
-def in_workers(seqs, batch_size, start_methods):
-    """Batches of a DataLoader(collate_fn=pad_collate) with 2 real workers, per start method."""
+def in_workers(seqs, batch_size, pools):
+    """Batches of a DataLoader(collate_fn=pad_collate) with real workers, per start method ({method: workers})."""
     module = load_submission("collate")
     dataset = [torch.tensor(s, dtype=torch.int64) for s in seqs]
     runs = {}
-    for method in start_methods:
-        batches = tagged_run(dataset, method, collate_fn=module.pad_collate, batch_size=batch_size)
+    for method, workers in pools.items():
+        batches = tagged_run(dataset, method, num_workers=workers, collate_fn=module.pad_collate, batch_size=batch_size)
         runs[method] = [{"worker": w, "pid": pid, "batch": plain(data)} for w, pid, data in batches]
     return runs
 

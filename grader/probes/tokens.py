@@ -106,13 +106,13 @@ def laziness(file_mb, block):
     return {"len": n, "pickle_after_init": after_init, "pickle_after_use": after_use, "clone_equal": same}
 
 
-def in_workers(file, block, stride, batch_size, start_method):
-    """Batches of a 2-worker loader over TokenWindows, after the parent already used the dataset."""
+def in_workers(file, block, stride, batch_size, start_method, workers):
+    """Batches of a loader with ``workers`` real workers over TokenWindows, after the parent already used the dataset."""
     module = load_submission("tokens")
     path = write_tokens("tokens.bin", **file)
     ds = module.TokenWindows(path, block, stride=stride, dtype=np.dtype(file["dtype"]))
     len(ds), ds[0]  # opened in the parent: workers must still work from the path alone
-    batches = tagged_run(ds, start_method, collate_fn=default_collate, batch_size=batch_size)
+    batches = tagged_run(ds, start_method, num_workers=workers, collate_fn=default_collate, batch_size=batch_size)
     return {"probe_pid": os.getpid(), "pickle": pickled(ds), "batches": [
         {"worker": w, "pid": pid, "x": data[0].tolist(), "y": data[1].tolist(), "dtype": str(data[0].dtype)} for w, pid, data in batches
     ]}

@@ -42,7 +42,7 @@ import threading
 import time
 from pathlib import Path
 
-from grader.sandbox import channel, jail
+from grader.sandbox import channel, forkserver, jail
 from grader.sandbox.channel import ChannelError
 from grader.sandbox.child import INIT_SOURCE
 from grader.sandbox.files import SUBMISSION_PACKAGE, copy_submission, remove_tree, stage_modules
@@ -175,9 +175,9 @@ class Sandbox:
         return self._zygote_host_pid if proc is not None and proc.poll() is None else None
 
     def live_descendants(self) -> list[int]:
-        """Pids of live processes below the zygote; [] between probes."""
+        """Pids of live processes below the zygote, but for the shared forkserver; [] between probes."""
         pid = self.zygote_pid
-        return descendants(pid) if pid else []
+        return [p for p in descendants(pid) if not _is_forkserver(p, pid)] if pid else []
 
     def _config(self) -> ZygoteConfig:
         if self.isolation.jailed:
@@ -337,6 +337,16 @@ class Sandbox:
         else:
             how += "; restarted it"
         return ProbeResult(status="crashed" if died else "timeout", error=how)
+
+
+def _is_forkserver(pid: int, zygote: int) -> bool:
+    """Whether ``pid`` is the zygote's shared forkserver (a direct child with its process name)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return False
+    name, after = stat[stat.find(b"(") + 1:stat.rfind(b")")], stat[stat.rfind(b")") + 2:].split()
+    return name == forkserver.PROCESS_NAME and int(after[1]) == zygote
 
 
 def jail_isolation(mode: str) -> jail.Isolation:

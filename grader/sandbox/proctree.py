@@ -82,20 +82,21 @@ def reap_children() -> None:
             return
 
 
-def kill_descendants(root_pid: int, *, reap: bool, timeout: float = 10.0) -> bool:
+def kill_descendants(root_pid: int, *, reap: bool, timeout: float = 10.0, spare: int | None = None) -> bool:
     """SIGKILL every descendant of ``root_pid`` until none is left alive.
 
     ``reap`` must be true only when the caller *is* ``root_pid`` (the zygote,
     a child subreaper): orphans are reparented to it and it must reap them.
-    Returns False if live descendants remained after ``timeout`` seconds
-    (e.g. processes stuck in uninterruptible sleep).
+    ``spare`` is one descendant to leave alive (its own descendants are
+    killed). Returns False if live descendants remained after ``timeout``
+    seconds (e.g. processes stuck in uninterruptible sleep).
     """
     deadline = time.monotonic() + timeout
     pause = 0.0005
     while True:
         if reap:
             reap_children()
-        alive = descendants(root_pid)
+        alive = [pid for pid in descendants(root_pid) if pid != spare]
         if not alive:
             return True
         if time.monotonic() > deadline:

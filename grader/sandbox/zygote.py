@@ -33,7 +33,7 @@ import tempfile
 import time
 import traceback
 
-from grader.sandbox import channel
+from grader.sandbox import channel, forkserver
 from grader.sandbox.channel import ChannelError
 from grader.sandbox.files import remove_tree
 from grader.sandbox.messages import Exit, Flag, ProbeResult, Ready, RunRequest, ZygoteConfig
@@ -41,6 +41,7 @@ from grader.sandbox.proctree import describe_wait_status, kill_descendants
 
 RESULT_FD = 3  # the child's result pipe is moved to this fd number
 MAX_REQUEST = 64 << 20
+FORKSERVER_CPU_S = 3600  # the shared forkserver lives for the whole grading; its workers die with each probe
 
 _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_CHILD_SUBREAPER, _PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -69,6 +70,7 @@ class _State:
     req_fd: int
     resp_fd: int
     run_probe: object  # grader.sandbox.child.make_runner(...)
+    forkserver: forkserver.SharedForkServer
 
 
 def _prepare(cfg: ZygoteConfig, req_fd: int, resp_fd: int) -> tuple[_State, Ready]:
@@ -89,7 +91,9 @@ def _prepare(cfg: ZygoteConfig, req_fd: int, resp_fd: int) -> tuple[_State, Read
     _prctl(_PR_SET_CHILD_SUBREAPER, 1)
     # Children that share our uid (no uid switch) must not ptrace or read our memory.
     _prctl(_PR_SET_DUMPABLE, 0)
-    state = _State(cfg=cfg, req_fd=req_fd, resp_fd=resp_fd, run_probe=run_probe)
+    shared = forkserver.SharedForkServer(os.path.join(cfg.scratch_root, "forkserver"))
+    state = _State(cfg=cfg, req_fd=req_fd, resp_fd=resp_fd, run_probe=run_probe, forkserver=shared)
+    _ensure_forkserver(state)
     return state, Ready(ok=True, dropped=cfg.uid is not None, preload_s=preload_s)
 
 
@@ -109,9 +113,8 @@ def _cpu_seconds(cfg: ZygoteConfig, timeout: float) -> int:
     return cfg.limits.cpu_seconds or int(timeout) + 5
 
 
-def _apply_limits(cfg: ZygoteConfig, timeout: float) -> None:
+def _apply_limits(cfg: ZygoteConfig, cpu: int) -> None:
     mib, limits = 1 << 20, cfg.limits
-    cpu = _cpu_seconds(cfg, timeout)
     _set_limit(resource.RLIMIT_CORE, 0)
     _set_limit(resource.RLIMIT_AS, limits.memory_mb * mib)
     _set_limit(resource.RLIMIT_FSIZE, limits.file_size_mb * mib)
@@ -120,15 +123,13 @@ def _apply_limits(cfg: ZygoteConfig, timeout: float) -> None:
     _set_limit(resource.RLIMIT_CPU, cpu, cpu + 2)  # SIGXCPU first, SIGKILL 2 s later
 
 
-def _child_setup(cfg: ZygoteConfig, scratch: str, capture_fd: int, result_w: int, timeout: float) -> None:
-    """Lock the freshly forked child down before any student code runs."""
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.dup2(capture_fd, 1)
-    os.dup2(capture_fd, 2)
-    os.dup2(result_w, RESULT_FD, inheritable=False)  # not passed on to exec'd programs
+def _become_probe_user(cfg: ZygoteConfig, home: str, cpu_seconds: int) -> None:
+    """Limits, environment and identity of a process that runs student code (probe child or forkserver).
+
+    Dies at once if the zygote is gone. Keeps no capability and sets
+    no_new_privs, so no program it runs can regain privileges.
+    """
     zygote = os.getppid()
-    os.setsid()  # own session and process group
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != zygote:  # the zygote died before PDEATHSIG was armed
         os._exit(1)
@@ -137,15 +138,13 @@ def _child_setup(cfg: ZygoteConfig, scratch: str, capture_fd: int, result_w: int
             fh.write("1000")  # if the machine runs out of memory, kill us first
     except OSError:
         pass
-    os.closerange(RESULT_FD + 1, 1 << 20)  # zygote pipes, pidfds, ...
-    sys.stdout.reconfigure(line_buffering=True)  # keep output if we crash
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # over-long writes fail with EFBIG
-    _apply_limits(cfg, timeout)
+    _apply_limits(cfg, cpu_seconds)
     os.environ.clear()
-    os.environ.update(cfg.env, HOME=scratch, TMPDIR=scratch)
+    os.environ.update(cfg.env, HOME=home, TMPDIR=home)
     tempfile.tempdir = None
     if cfg.uid is not None:
-        os.chown(scratch, cfg.uid, cfg.gid)
+        os.chown(home, cfg.uid, cfg.gid)
         os.setgroups([])
         os.setresgid(cfg.gid, cfg.gid, cfg.gid)
         os.setresuid(cfg.uid, cfg.uid, cfg.uid)  # clears the permitted, effective and ambient sets
@@ -154,20 +153,45 @@ def _child_setup(cfg: ZygoteConfig, scratch: str, capture_fd: int, result_w: int
         if os.getppid() != zygote:
             os._exit(1)
     _prctl(_PR_SET_NO_NEW_PRIVS, 1)  # setuid programs cannot regain privileges
+    _prctl(_PR_SET_DUMPABLE, 0)  # same-uid processes may not ptrace it or read its memory
+
+
+def _child_setup(state: _State, scratch: str, capture_fd: int, result_w: int, timeout: float) -> None:
+    """Lock the freshly forked probe child down before any student code runs."""
+    cfg = state.cfg
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(capture_fd, 1)
+    os.dup2(capture_fd, 2)
+    os.dup2(result_w, RESULT_FD, inheritable=False)  # not passed on to exec'd programs
+    state.forkserver.hand_to_probe()  # at forkserver.ALIVE_FD, the fd after RESULT_FD
+    os.setsid()  # own session and process group
+    os.closerange(forkserver.ALIVE_FD + 1, 1 << 20)  # zygote pipes, pidfds, ...
+    sys.stdout.reconfigure(line_buffering=True)  # keep output if we crash
+    _become_probe_user(cfg, scratch, _cpu_seconds(cfg, timeout))
     os.chdir(scratch)
     sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != scratch]
     import multiprocessing
     multiprocessing.current_process().authkey = os.urandom(32)
+    forkserver.use_in_probe(state.forkserver.address)
 
 
 def _child_main(state: _State, request: RunRequest, scratch: str, capture_fd: int, result_w: int) -> None:
     try:
-        _child_setup(state.cfg, scratch, capture_fd, result_w, request.timeout)
+        _child_setup(state, scratch, capture_fd, result_w, request.timeout)
     except BaseException as exc:  # noqa: BLE001
         os.write(2, f"sandbox setup failed: {type(exc).__name__}: {exc}\n".encode())
         os._exit(70)
     state.run_probe(request.probe, request.args, RESULT_FD, state.cfg.limits.result_cap)
     os._exit(72)  # not reached
+
+
+def _ensure_forkserver(state: _State) -> None:
+    """Start the shared forkserver unless it runs (first probe, or a student's code killed it)."""
+    if not state.forkserver.running():
+        cfg = state.cfg
+        state.forkserver.start(lambda: _become_probe_user(cfg, state.forkserver.folder, FORKSERVER_CPU_S),
+                               cfg.uid, cfg.gid)
 
 
 # --------------------------------------------------------------------------
@@ -305,6 +329,7 @@ def _rss_kb(pid: int) -> int:
 def _run_one(state: _State, request: RunRequest) -> ProbeResult:
     """Fork a child for one probe request and return its result."""
     cfg = state.cfg
+    _ensure_forkserver(state)
     scratch = tempfile.mkdtemp(prefix="run-", dir=cfg.scratch_root)
     capture_fd = _open_capture_file(cfg.capture_dir)
     result_r, result_w = os.pipe()
@@ -330,7 +355,7 @@ def _run_one(state: _State, request: RunRequest) -> ProbeResult:
     try:
         outcome = _wait_child(state, pid, result_r, started + request.timeout)
         duration = time.monotonic() - started
-        kill_descendants(os.getpid(), reap=True)
+        kill_descendants(os.getpid(), reap=True, spare=state.forkserver.pid)
     finally:
         os.close(result_r)
     if outcome.grader_gone:

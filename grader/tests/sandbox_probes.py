@@ -344,3 +344,18 @@ def forge_many_flags(n=100_000):
 
 def call_marker():
     return load_submission("collate").MARKER
+
+
+class _Talker(torch.utils.data.Dataset):
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        print(f"worker says {i}", flush=True)
+        return torch.tensor([os.getuid(), os.getpid()])
+
+
+def forkserver_workers():
+    """Items from 2 forkserver workers that print: (uid, pid) each, and this probe's uid."""
+    loader = DataLoader(_Talker(), batch_size=None, num_workers=2, multiprocessing_context="forkserver")
+    return {"items": [item.tolist() for item in loader], "uid": os.getuid(), "pid": os.getpid()}
