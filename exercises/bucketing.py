@@ -8,7 +8,7 @@ measures the padded fraction falling from about 45 % to under 3 %.
 
 Use it as ``DataLoader(ds, batch_sampler=BucketBatchSampler(...), collate_fn=...)``.
 
-Lab text: "Length bucketing" and experiment (c) of the lab runner.
+Handout: LAB.md, "Length bucketing" and "Experiment (c): bucketing".
 """
 
 import math
@@ -65,15 +65,15 @@ class BucketBatchSampler(Sampler):
     """
 
     def __init__(self, lengths, batch_size, pool_batches=50, drop_last=False, generator=None):
-        raise NotImplementedError('bucketing: BucketBatchSampler.__init__ is not implemented yet. Read its docstring, then the lab text: "Length bucketing" and experiment (c) of the lab runner.')
         self.lengths = torch.as_tensor(lengths, dtype=torch.long)
         self.batch_size = batch_size
         self.pool_batches = pool_batches
         self.drop_last = drop_last
         self.generator = generator
+        raise NotImplementedError('bucketing: BucketBatchSampler.__init__ is not implemented yet. Read its docstring, then LAB.md, "Length bucketing" and "Experiment (c): bucketing".')
 
     def __len__(self):
-        raise NotImplementedError('bucketing: BucketBatchSampler.__len__ is not implemented yet. Read its docstring, then the lab text: "Length bucketing" and experiment (c) of the lab runner.')
+        raise NotImplementedError('bucketing: BucketBatchSampler.__len__ is not implemented yet. Read its docstring, then LAB.md, "Length bucketing" and "Experiment (c): bucketing".')
 
     def __iter__(self):
-        raise NotImplementedError('bucketing: BucketBatchSampler.__iter__ is not implemented yet. Read its docstring, then the lab text: "Length bucketing" and experiment (c) of the lab runner.')
+        raise NotImplementedError('bucketing: BucketBatchSampler.__iter__ is not implemented yet. Read its docstring, then LAB.md, "Length bucketing" and "Experiment (c): bucketing".')

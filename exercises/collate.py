@@ -6,7 +6,7 @@ models instead take right-padded ``input_ids``, an ``attention_mask`` that
 marks the real tokens, and ``labels`` with ``-100`` (the ``ignore_index`` of
 ``torch.nn.functional.cross_entropy``) wherever there is padding.
 
-Lab text: "Fence 1: collation and padding".
+Handout: LAB.md, "Fence 1: collation and padding".
 """
 
 import torch
@@ -42,4 +42,4 @@ def pad_collate(batch, pad_id=0):
     no memory with them. The function is defined at module level so that
     DataLoader workers started with spawn or forkserver can pickle it.
     """
-    raise NotImplementedError('collate: pad_collate is not implemented yet. Read its docstring, then the lab text: "Fence 1: collation and padding".')
+    raise NotImplementedError('collate: pad_collate is not implemented yet. Read its docstring, then LAB.md, "Fence 1: collation and padding".')

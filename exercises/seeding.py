@@ -8,7 +8,7 @@ that a dataset made in ``__init__`` (``numpy.random.default_rng(0)``) is
 pickled into every worker in the same state, so all workers draw the same
 stream. ``seed_worker`` closes that gap.
 
-Lab text: "Seeding" and experiment (b) of the lab runner.
+Handout: LAB.md, "Seeding" and "Experiment (b): seeding".
 """
 
 import random
@@ -48,4 +48,4 @@ def seed_worker(worker_id):
     Returns:
         None.
     """
-    raise NotImplementedError('seeding: seed_worker is not implemented yet. Read its docstring, then the lab text: "Seeding" and experiment (b) of the lab runner.')
+    raise NotImplementedError('seeding: seed_worker is not implemented yet. Read its docstring, then LAB.md, "Seeding" and "Experiment (b): seeding".')

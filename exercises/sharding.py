@@ -6,7 +6,7 @@ times. The fix is to ask ``torch.utils.data.get_worker_info()`` *inside*
 ``__iter__`` (it returns None in the main process and in ``__init__``) which
 worker is running, and keep only that worker's share.
 
-Lab text: "IterableDataset duplication" and experiment (a) of the lab runner.
+Handout: LAB.md, "IterableDataset duplication" and "Experiment (a): sharding".
 """
 
 from torch.utils.data import IterableDataset, get_worker_info
@@ -31,7 +31,7 @@ class ShardedRange(IterableDataset):
         self.n = n
 
     def __iter__(self):
-        raise NotImplementedError('sharding: ShardedRange.__iter__ is not implemented yet. Read its docstring, then the lab text: "IterableDataset duplication" and experiment (a) of the lab runner.')
+        raise NotImplementedError('sharding: ShardedRange.__iter__ is not implemented yet. Read its docstring, then LAB.md, "IterableDataset duplication" and "Experiment (a): sharding".')
 
 
 class ShardedFiles(IterableDataset):
@@ -64,4 +64,4 @@ class ShardedFiles(IterableDataset):
         self.world_size = world_size
 
     def __iter__(self):
-        raise NotImplementedError('sharding: ShardedFiles.__iter__ is not implemented yet. Read its docstring, then the lab text: "IterableDataset duplication" and experiment (a) of the lab runner.')
+        raise NotImplementedError('sharding: ShardedFiles.__iter__ is not implemented yet. Read its docstring, then LAB.md, "IterableDataset duplication" and "Experiment (a): sharding".')

@@ -8,7 +8,7 @@ one page cache. The memmap must be opened lazily: pickling an open memmap
 serialises its contents, so an eagerly opened corpus would be copied into
 every spawned worker.
 
-Lab text: "LM pretraining data", experiments (b) and (d) of the lab runner.
+Handout: LAB.md, "LM pretraining data" and "Experiment (d): throughput".
 """
 
 import operator
@@ -48,6 +48,8 @@ class TokenWindows(Dataset):
     Indexing works like a sequence's: ``-len(ds) <= i < len(ds)`` is valid,
     negative i counts from the end; any other int raises ``IndexError``.
 
+    ``ds.__getitems__(indices)`` reads a whole batch: see its docstring.
+
     Laziness: the file is opened with ``numpy.memmap`` only when tokens are
     first needed, and is never read whole. Pickling the dataset, at any time
     (also after ``len()`` and indexing in the parent process), stores only
@@ -61,12 +63,26 @@ class TokenWindows(Dataset):
         self.block_size = block_size
         self.stride = stride
         self.dtype = np.dtype(dtype)
-        raise NotImplementedError('tokens: TokenWindows.__init__ is not implemented yet. Read its docstring, then the lab text: "LM pretraining data", experiments (b) and (d) of the lab runner.')
+        raise NotImplementedError('tokens: TokenWindows.__init__ is not implemented yet. Read its docstring, then LAB.md, "LM pretraining data" and "Experiment (d): throughput".')
 
     # Add any helper methods TokenWindows needs here (see its docstring).
 
     def __len__(self):
-        raise NotImplementedError('tokens: TokenWindows.__len__ is not implemented yet. Read its docstring, then the lab text: "LM pretraining data", experiments (b) and (d) of the lab runner.')
+        raise NotImplementedError('tokens: TokenWindows.__len__ is not implemented yet. Read its docstring, then LAB.md, "LM pretraining data" and "Experiment (d): throughput".')
 
     def __getitem__(self, i):
-        raise NotImplementedError('tokens: TokenWindows.__getitem__ is not implemented yet. Read its docstring, then the lab text: "LM pretraining data", experiments (b) and (d) of the lab runner.')
+        raise NotImplementedError('tokens: TokenWindows.__getitem__ is not implemented yet. Read its docstring, then LAB.md, "LM pretraining data" and "Experiment (d): throughput".')
+
+    def __getitems__(self, indices):
+        """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
+
+        The DataLoader calls this instead of one ``ds[i]`` per index when it
+        exists (automatic batching). ``indices`` is a list of ints, each
+        valid for ``ds[i]``; an invalid one raises ``IndexError`` as
+        ``ds[i]`` would. Returns a list of ``(x, y)`` pairs equal to the
+        per-item reads, so ``default_collate`` builds the same batch. The
+        tokens of all the windows are taken from the memmap with one gather
+        (one fancy-indexing read of a ``(len(indices), block_size + 1)``
+        block), not one read per window, and widened to int64 once.
+        """
+        raise NotImplementedError('tokens: TokenWindows.__getitems__ is not implemented yet. Read its docstring, then LAB.md, "LM pretraining data" and "Experiment (d): throughput".')

@@ -24,17 +24,24 @@ CORPUS = Path(__file__).parent / "tests" / "corpus"
 SOLUTIONS = Path(__file__).resolve().parents[1] / "solutions"
 KINDS = ("wrong", "right")
 HEADERS = {"wrong": "# WRONG: ", "right": "# RIGHT: "}
+#: An optional second line of a wrong answer: why the public tests do not catch it, on purpose.
+HIDDEN = "# HIDDEN: "
 
 
 @dataclass(frozen=True)
 class CorpusEntry:
-    """One corpus file: ``kind`` is "wrong" or "right"; ``claim`` is its first-line comment text."""
+    """One corpus file: ``kind`` is "wrong" or "right"; ``claim`` is its first-line comment text.
+
+    ``hidden`` is, for a wrong answer the public tests let through on purpose,
+    why (its ``# HIDDEN:`` second line); "" for every other entry.
+    """
 
     kind: str
     exercise: str
     name: str
     path: Path
     claim: str
+    hidden: str = ""
 
     @property
     def id(self) -> str:
@@ -42,14 +49,21 @@ class CorpusEntry:
         return f"{self.kind}/{self.exercise}/{self.name}"
 
 
-def validate_header(path) -> tuple[str, str]:
-    """(kind, claim) from the file's first line; ValueError unless it is ``# WRONG: ...`` or ``# RIGHT: ...``."""
+def validate_header(path) -> tuple[str, str, str]:
+    """(kind, claim, hidden) from the file's first two lines.
+
+    ValueError unless the first line is ``# WRONG: ...`` or ``# RIGHT: ...``;
+    ``hidden`` is the text of a ``# HIDDEN: ...`` second line (wrong answers only), else "".
+    """
     path = Path(path)
     with open(path, encoding="utf-8") as f:
-        first = f.readline().rstrip("\r\n")
+        first, second = f.readline().rstrip("\r\n"), f.readline().rstrip("\r\n")
     for kind, prefix in HEADERS.items():
         if first.startswith(prefix) and first[len(prefix):].strip():
-            return kind, first[len(prefix):].strip()
+            hidden = second[len(HIDDEN):].strip() if second.startswith(HIDDEN) else ""
+            if hidden and kind != "wrong":
+                raise ValueError(f"{path}: only a wrong answer can be hidden from the public tests")
+            return kind, first[len(prefix):].strip(), hidden
     raise ValueError(f"{path}: the first line must be '# WRONG: <what is wrong>' or '# RIGHT: <how it differs>', got {first!r}")
 
 
@@ -66,11 +80,19 @@ def entries(kind: str) -> list[CorpusEntry]:
         exercise = path.parent.name
         if exercise not in EXERCISES:
             raise ValueError(f"{path}: {exercise!r} is not an exercise ({', '.join(EXERCISES)})")
-        header_kind, claim = validate_header(path)
+        header_kind, claim, hidden = validate_header(path)
         if header_kind != kind:
             raise ValueError(f"{path}: a file under {kind}/ must start with {HEADERS[kind].strip()!r}")
-        found.append(CorpusEntry(kind=kind, exercise=exercise, name=path.stem, path=path, claim=claim))
+        found.append(CorpusEntry(kind=kind, exercise=exercise, name=path.stem, path=path, claim=claim, hidden=hidden))
     return sorted(found, key=lambda e: (EXERCISES.index(e.exercise), e.name))
+
+
+def assemble_package(entry: CorpusEntry, dest) -> Path:
+    """Like :func:`assemble`, as an importable package with the lab runner: for the public tests' ``--impl``."""
+    dest = assemble(entry, dest)
+    for name in ("__init__.py", "lab.py"):
+        shutil.copyfile(SOLUTIONS / name, dest / name)
+    return dest
 
 
 def assemble(entry: CorpusEntry, dest) -> Path:

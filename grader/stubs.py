@@ -9,7 +9,7 @@ region sits:
 
 - inside a function or method: ``raise NotImplementedError("<exercise>:
   <name> is not implemented yet ...")``, pointing at the docstring and the
-  section of the lab text named on the module docstring's ``Lab text:`` line;
+  handout sections named on the module docstring's ``Handout:`` line;
 - directly in a class body (helper methods of the reference): a comment
   inviting the student to add what they need, since a ``raise`` there would
   break the import.
@@ -35,7 +35,7 @@ GENERATED_FILES = (
     "bench.py",
 )
 _SCOPE = re.compile(r"^(\s*)(?:async\s+def|def|class)\s+(\w+)")
-_LAB_POINTER = re.compile(r"^Lab text:\s*(.+?)\.?\s*$", re.MULTILINE)
+_LAB_POINTER = re.compile(r"^Handout:\s*(.+?)\.?\s*$", re.MULTILINE)
 
 
 class StubError(ValueError):
@@ -74,7 +74,7 @@ def stub_for(lines: list[str], index: int, exercise: str, lab_pointer: str) -> s
     qualname = ".".join(name for _, name in scopes)
     if scopes[-1][0] == "class":
         return f"# Add any helper methods {qualname} needs here (see its docstring)."
-    where = f" Read its docstring, then the lab text: {lab_pointer}." if lab_pointer else " Read its docstring."
+    where = f" Read its docstring, then {lab_pointer}." if lab_pointer else " Read its docstring."
     message = f"{exercise}: {qualname} is not implemented yet.{where}"
     return f"raise NotImplementedError({message!r})"
 

@@ -8,7 +8,7 @@ measures the padded fraction falling from about 45 % to under 3 %.
 
 Use it as ``DataLoader(ds, batch_sampler=BucketBatchSampler(...), collate_fn=...)``.
 
-Lab text: "Length bucketing" and experiment (c) of the lab runner.
+Handout: LAB.md, "Length bucketing" and "Experiment (c): bucketing".
 """
 
 import math
@@ -65,17 +65,17 @@ class BucketBatchSampler(Sampler):
     """
 
     def __init__(self, lengths, batch_size, pool_batches=50, drop_last=False, generator=None):
+        self.lengths = torch.as_tensor(lengths, dtype=torch.long)
+        self.batch_size = batch_size
+        self.pool_batches = pool_batches
+        self.drop_last = drop_last
+        self.generator = generator
         ### BEGIN SOLUTION
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
         if pool_batches < 1:
             raise ValueError(f"pool_batches must be at least 1, got {pool_batches}")
         ### END SOLUTION
-        self.lengths = torch.as_tensor(lengths, dtype=torch.long)
-        self.batch_size = batch_size
-        self.pool_batches = pool_batches
-        self.drop_last = drop_last
-        self.generator = generator
 
     def __len__(self):
         ### BEGIN SOLUTION

@@ -6,7 +6,7 @@ models instead take right-padded ``input_ids``, an ``attention_mask`` that
 marks the real tokens, and ``labels`` with ``-100`` (the ``ignore_index`` of
 ``torch.nn.functional.cross_entropy``) wherever there is padding.
 
-Lab text: "Fence 1: collation and padding".
+Handout: LAB.md, "Fence 1: collation and padding".
 """
 
 import torch

@@ -1,32 +1,30 @@
-"""The lab's four experiments, run on this package's implementations.
+"""The lab's four experiments, run on this package's code (LAB.md, "Experiment (a)" to "(d)").
 
     python -m exercises.lab                 # your code
+    python -m exercises.lab --only c        # one experiment
     python -m solutions.lab                 # the reference (instructors)
     python -m exercises.lab --mp-context spawn --seed 1 --json results.json
 
-(a) sharding: a 2,000-integer iterable dataset on 2 workers, first without
-    sharding (every worker yields the whole stream: 2,000 duplicates), then
-    ``ShardedRange`` (each integer exactly once).
-(b) seeding: a 50,000-token uint16 file read through ``TokenWindows`` with a
-    NumPy masking augmentation drawn from the dataset's ``rng``, on 2 workers
-    with ``worker_init_fn=seed_worker``, run twice with one loader seed
-    (identical), plus a check that the workers' masks differ and that a
-    second epoch draws new ones.
-(c) bucketing: 2,000 sequences with lengths uniform in [4, 64], batch 32,
-    random batches versus ``BucketBatchSampler`` (padded fraction about 45 %
-    versus under 3 %), padded with ``pad_collate``.
-(d) throughput: ``TokenWindows`` samples per second with 0 and 2 workers,
-    and per-item reads versus batched ``__getitems__`` reads. Printed, never
-    judged: it depends on the machine.
+(a) sharding: 2,000 integers on 2 workers, without sharding (every worker
+    yields the whole stream; needs no code of yours), then ``ShardedRange``.
+(b) seeding: samples that draw a random mask from the dataset's own ``rng``,
+    on 2 workers with ``worker_init_fn=seed_worker``: reruns, workers, epochs.
+(c) bucketing: 2,000 lengths uniform in [4, 64], batch 32: the padded
+    fraction of random batches, of ``BucketBatchSampler`` with pools of 50
+    batches, and with pools of one batch (which must pad like random batches).
+(d) throughput: ``TokenWindows`` samples per second, item by item and with
+    ``__getitems__``, with 0 and 2 workers. Printed, never judged.
 
-An exercise that is not implemented yet is reported as such and the other
-experiments still run. The exit status is 0 when every experiment ran and
-showed what the lab text says, 1 otherwise.
+Each experiment needs only its own exercise. An exercise that is not
+implemented yet is reported as such and the other experiments still run.
+The exit status is 0 when every experiment ran and showed what LAB.md says,
+1 otherwise. ``--handout LAB.md`` also writes each experiment's output into
+LAB.md, between its ``<!-- lab:x -->`` markers.
 
-Workers start with forkserver, with torch and numpy preloaded, where the
-platform has it (Linux, macOS), and with the platform's default elsewhere;
-``--mp-context`` overrides this. All classes are defined at module level so
-that spawn and forkserver workers can unpickle them.
+Workers start with forkserver, torch and numpy preloaded, where the platform
+has it (Linux, macOS), else with the platform's default; ``--mp-context``
+overrides this. Every class is defined at module level so that spawn and
+forkserver workers can unpickle it.
 """
 
 from __future__ import annotations
@@ -36,6 +34,7 @@ import contextlib
 import importlib
 import json
 import multiprocessing
+import re
 import statistics
 import sys
 import tempfile
@@ -48,7 +47,7 @@ from torch.utils.data import BatchSampler, DataLoader, Dataset, IterableDataset,
 
 PACKAGE = __spec__.parent if __spec__ and __spec__.parent else "exercises"
 NUM_WORKERS = 2
-MASK_ID = 0  # token id written over masked positions in experiment (b)
+TITLES = {"a": "sharding an iterable dataset", "b": "seeding workers", "c": "bucketing by length", "d": "throughput"}
 
 
 def exercise(name):
@@ -60,9 +59,8 @@ def exercise(name):
 def batches(loader):
     """Iterate a DataLoader and always shut its workers down on the way out.
 
-    Left to the garbage collector (after an exception, say), the shutdown of
-    a worker pool can stall for two 5 s join timeouts; shutting down
-    explicitly takes milliseconds.
+    Left to the garbage collector (after an exception, say), the shutdown of a
+    worker pool can stall for two 5 s join timeouts; explicitly it takes milliseconds.
     """
     it = iter(loader)
     try:
@@ -84,25 +82,23 @@ class UnshardedRange(IterableDataset):
         return iter(range(self.n))
 
 
-class MaskedWindows(Dataset):
-    """TokenWindows plus a random-masking augmentation drawn from ``self.rng``.
+class MaskedSamples(Dataset):
+    """Samples of 32 token ids, each with a random mask drawn from ``self.rng`` (made in ``__init__``).
 
-    ``rng`` is made in ``__init__``, so without ``seed_worker`` every worker
-    would receive it in the same state and draw the same masks.
+    Without ``seed_worker`` every worker receives ``rng`` in the same state and draws the same masks.
     """
 
-    def __init__(self, windows, mask_prob=0.15):
-        self.windows = windows
+    def __init__(self, n=64, length=32, mask_prob=0.15):
+        self.tokens = torch.arange(n * length).reshape(n, length) + 1
         self.mask_prob = mask_prob
         self.rng = np.random.default_rng(0)
 
     def __len__(self):
-        return len(self.windows)
+        return len(self.tokens)
 
     def __getitem__(self, i):
-        x, y = self.windows[i]
-        masked = self.rng.random(len(x)) < self.mask_prob
-        return x.masked_fill(torch.from_numpy(masked), MASK_ID), y
+        masked = self.rng.random(self.tokens.shape[1]) < self.mask_prob
+        return self.tokens[i].masked_fill(torch.from_numpy(masked), 0)
 
 
 class PerItem(Dataset):
@@ -119,100 +115,73 @@ class PerItem(Dataset):
 
 
 # ------------------------------------------------------------- experiments
-def run_sharding(ctx, seed):
-    """(a) Count what 2 workers yield for 2,000 integers, unsharded and sharded."""
+def collect(dataset, ctx, **kwargs):
+    """Everything a loader with NUM_WORKERS workers yields for ``dataset``."""
+    loader = DataLoader(dataset, num_workers=NUM_WORKERS, multiprocessing_context=ctx, **kwargs)
+    with batches(loader) as it:
+        return list(it)
+
+
+def run_sharding(ctx, seed, result):
+    """(a) What 2 workers yield for 2,000 integers: unsharded (no exercise code), then sharded."""
     n = 2000
-    ShardedRange = exercise("sharding").ShardedRange
-
-    def collect(dataset):
-        loader = DataLoader(dataset, batch_size=None, num_workers=NUM_WORKERS, multiprocessing_context=ctx)
-        with batches(loader) as it:
-            return [int(i) for i in it]
-
-    naive = collect(UnshardedRange(n))
-    sharded = collect(ShardedRange(n))
-    return {
-        "items": n,
-        "unsharded_yielded": len(naive),
-        "unsharded_duplicates": len(naive) - len(set(naive)),
-        "sharded_yielded": len(sharded),
-        "sharded_duplicates": len(sharded) - len(set(sharded)),
-        "sharded_exactly_once": sorted(sharded) == list(range(n)),
-    }
+    naive = [int(i) for i in collect(UnshardedRange(n), ctx, batch_size=None)]
+    result.update(items=n, unsharded_yielded=len(naive), unsharded_duplicates=len(naive) - len(set(naive)))
+    sharded = [int(i) for i in collect(exercise("sharding").ShardedRange(n), ctx, batch_size=None)]
+    result.update(sharded_yielded=len(sharded), sharded_duplicates=len(sharded) - len(set(sharded)),
+                  sharded_exactly_once=sorted(sharded) == list(range(n)))
 
 
-def run_seeding(ctx, seed, token_file):
-    """(b) Masked windows on 2 workers with seed_worker: reruns, workers and epochs."""
+def run_seeding(ctx, seed, result):
+    """(b) Masked samples on 2 workers with seed_worker: reruns, workers and epochs."""
     seed_worker = exercise("seeding").seed_worker
-    windows = exercise("tokens").TokenWindows(token_file, block_size=64, stride=64)
-    dataset = MaskedWindows(windows)
+    dataset = MaskedSamples()
 
     def epochs(count):
-        """The inputs x of every batch, per epoch, from one loader with a fixed seed."""
-        loader = DataLoader(
-            dataset,
-            batch_size=32,
-            shuffle=True,
-            num_workers=NUM_WORKERS,
-            worker_init_fn=seed_worker,
-            generator=torch.Generator().manual_seed(seed),
-            multiprocessing_context=ctx,
-        )
+        loader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=NUM_WORKERS, worker_init_fn=seed_worker,
+                            generator=torch.Generator().manual_seed(seed), multiprocessing_context=ctx)
         runs = []
         for _ in range(count):
             with batches(loader) as it:
-                runs.append([x for x, _ in it])
+                runs.append(list(it))
         return runs
 
     first, second = epochs(2)
     (rerun,) = epochs(1)
     # Workers take batches in turn: batch 0 came from worker 0, batch 1 from worker 1.
-    worker0_mask, worker1_mask = first[0] == MASK_ID, first[1] == MASK_ID
-    return {
-        "windows": len(dataset),
-        "rerun_identical": all(torch.equal(a, b) for a, b in zip(first, rerun, strict=True)),
-        "workers_differ": not torch.equal(worker0_mask, worker1_mask),
-        "epochs_differ": not all(torch.equal(a, b) for a, b in zip(first, second, strict=True)),
-        "masked_fraction": round(float(torch.cat(first).eq(MASK_ID).float().mean()), 3),
-    }
+    masks = [batch == 0 for batch in first[:2]]
+    result.update(samples=len(dataset),
+                  rerun_identical=all(torch.equal(a, b) for a, b in zip(first, rerun, strict=True)),
+                  workers_differ=not torch.equal(masks[0], masks[1]),
+                  epochs_differ=not all(torch.equal(a, b) for a, b in zip(first, second, strict=True)))
 
 
-def padded_fraction(batches):
-    """Share of positions that are padding, over a list of attention masks."""
-    total = sum(mask.numel() for mask in batches)
-    real = sum(int(mask.sum()) for mask in batches)
-    return 1 - real / total
+def padded_fraction(lengths, batch_sampler):
+    """Share of padding when each batch is padded to its longest sequence."""
+    real = padded = 0
+    for batch in batch_sampler:
+        sizes = [lengths[i] for i in batch]
+        real += sum(sizes)
+        padded += max(sizes) * len(sizes)
+    return 1 - real / padded
 
 
-def run_bucketing(ctx, seed):
-    """(c) Padded fraction of random versus bucketed batches of 2,000 sequences."""
-    rng = np.random.default_rng(seed)
-    lengths = rng.integers(4, 65, size=2000)  # uniform in [4, 64]
-    g = torch.Generator().manual_seed(seed)
-    sequences = [torch.randint(1, 50_000, (int(n),), generator=g) for n in lengths]
-    pad_collate = exercise("collate").pad_collate
+def run_bucketing(ctx, seed, result):
+    """(c) Padded fraction: random batches, pools of 50 batches, pools of one batch."""
+    lengths = np.random.default_rng(seed).integers(4, 65, size=2000).tolist()  # uniform in [4, 64]
+    random_batches = BatchSampler(RandomSampler(lengths, generator=torch.Generator().manual_seed(seed)), 32, False)
+    result.update(sequences=len(lengths), random_padded_fraction=round(padded_fraction(lengths, random_batches), 4))
     BucketBatchSampler = exercise("bucketing").BucketBatchSampler
-
-    def masks(batch_sampler):
-        loader = DataLoader(sequences, batch_sampler=batch_sampler, collate_fn=pad_collate)
-        return [batch["attention_mask"] for batch in loader]
-
-    random_batches = BatchSampler(RandomSampler(sequences, generator=torch.Generator().manual_seed(seed)), 32, False)
-    bucketed = BucketBatchSampler(lengths.tolist(), 32, generator=torch.Generator().manual_seed(seed))
-    return {
-        "sequences": len(sequences),
-        "batch_size": 32,
-        "random_padded_fraction": round(padded_fraction(masks(random_batches)), 4),
-        "bucketed_padded_fraction": round(padded_fraction(masks(bucketed)), 4),
-    }
+    for key, pool_batches in (("bucketed_padded_fraction", 50), ("one_batch_pools_padded_fraction", 1)):
+        sampler = BucketBatchSampler(lengths, 32, pool_batches=pool_batches, generator=torch.Generator().manual_seed(seed))
+        result[key] = round(padded_fraction(lengths, sampler), 4)
 
 
 def samples_per_second(loader, samples):
     """Steady-state samples/s: the clock starts after the first batch (worker start-up excluded)."""
     with batches(loader) as it:
         next(it)
-        start = time.perf_counter()
-        count = 0
+        start, count = time.perf_counter(), 0
         for x, _ in it:
             count += len(x)
             if count >= samples:
@@ -220,56 +189,34 @@ def samples_per_second(loader, samples):
         return count / (time.perf_counter() - start)
 
 
-def run_throughput(ctx, seed, token_file, samples=20_000, repeats=3):
-    """(d) TokenWindows samples/s: 0 versus 2 workers, per-item versus batched reads."""
+def run_throughput(ctx, seed, result, token_file, samples=20_000, repeats=3):
+    """(d) TokenWindows samples/s: per-item versus batched reads, 0 versus 2 workers."""
     windows = exercise("tokens").TokenWindows(token_file, block_size=64)
-    has_batched = hasattr(windows, "__getitems__")
-    setups = {
-        "0 workers, per-item": (PerItem(windows), 0),
-        "0 workers, batched": (windows, 0) if has_batched else None,
-        f"{NUM_WORKERS} workers, per-item": (PerItem(windows), NUM_WORKERS),
-        f"{NUM_WORKERS} workers, batched": (windows, NUM_WORKERS) if has_batched else None,
-    }
-    rates = {}
-    for name, setup in setups.items():
-        if setup is None:
-            rates[name] = None  # TokenWindows has no __getitems__ (optional)
-            continue
-        dataset, workers = setup
-        runs = []
-        for _ in range(repeats):
-            loader = DataLoader(
-                dataset,
-                batch_size=64,
-                shuffle=True,
-                num_workers=workers,
-                generator=torch.Generator().manual_seed(seed),
-                multiprocessing_context=ctx if workers else None,
-            )
-            runs.append(samples_per_second(loader, samples))
-        rates[name] = round(statistics.median(runs))
-    return {"samples_per_s": rates, "samples": samples, "repeats": repeats}
+    rates = result.setdefault("samples_per_s", {})
+    result.update(samples=samples, repeats=repeats)
+    for workers in (0, NUM_WORKERS):
+        for how, dataset in (("per-item", PerItem(windows)), ("batched", windows)):
+            runs = [samples_per_second(DataLoader(dataset, batch_size=64, shuffle=True, num_workers=workers,
+                                                  generator=torch.Generator().manual_seed(seed),
+                                                  multiprocessing_context=ctx if workers else None), samples)
+                    for _ in range(repeats)]
+            rates[f"{workers} workers, {how}"] = round(statistics.median(runs))
 
 
-# ------------------------------------------------------------------ checks
 EXPECTATIONS = {
-    "a": [
-        ("unsharded: 2,000 duplicates", lambda r: r["unsharded_duplicates"] == 2000),
-        ("sharded: each integer exactly once", lambda r: r["sharded_exactly_once"]),
-    ],
-    "b": [
-        ("reruns identical", lambda r: r["rerun_identical"]),
-        ("workers draw different masks", lambda r: r["workers_differ"]),
-        ("epochs draw new masks", lambda r: r["epochs_differ"]),
-    ],
-    "c": [
-        ("random padding about 45 %", lambda r: 0.35 <= r["random_padded_fraction"] <= 0.55),
-        ("bucketed padding at most 3 %", lambda r: r["bucketed_padded_fraction"] <= 0.03),
-    ],
+    "a": [("unsharded: 2,000 duplicates", lambda r: r["unsharded_duplicates"] == 2000),
+          ("sharded: each integer exactly once", lambda r: r["sharded_exactly_once"])],
+    "b": [("reruns identical", lambda r: r["rerun_identical"]),
+          ("workers draw different masks", lambda r: r["workers_differ"]),
+          ("epochs draw new masks", lambda r: r["epochs_differ"])],
+    "c": [("random batches pad about 45 %", lambda r: 0.35 <= r["random_padded_fraction"] <= 0.55),
+          ("pools of 50 batches pad at most 3 %", lambda r: r["bucketed_padded_fraction"] <= 0.03),
+          ("pools of one batch pad like random batches", lambda r: r["one_batch_pools_padded_fraction"] >= 0.35)],
     "d": [],
 }
 
 
+# ------------------------------------------------------------------ running
 def mp_context(name):
     """The multiprocessing context for workers; 'auto' is forkserver with torch preloaded where available."""
     if name == "auto":
@@ -280,41 +227,39 @@ def mp_context(name):
     return ctx
 
 
-def progress(message):
-    print(message, file=sys.stderr, flush=True)
+def run_one(letter, run):
+    """One experiment as {"title", "status", "result"/"detail", "checks", "seconds"}; never raises."""
+    print(f"({letter}) {TITLES[letter]} ...", file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    entry = {"title": TITLES[letter], "result": {}}
+    try:
+        run(entry["result"])  # fills it step by step: what ran before a failure is kept
+    except NotImplementedError as exc:
+        entry.update(status="not implemented", detail=first_line(exc))
+    except Exception as exc:  # a bug in the exercise: report it, run the rest
+        entry.update(status="error", detail=f"{type(exc).__name__}: {first_line(exc)}")
+    else:
+        entry["checks"] = {name: bool(ok(entry["result"])) for name, ok in EXPECTATIONS[letter]}
+        entry["status"] = "ok" if all(entry["checks"].values()) else "unexpected"
+    entry["seconds"] = round(time.perf_counter() - start, 2)
+    return entry
 
 
 def run_all(args):
-    """Run the four experiments; return {letter: {"title", "status", "result", "checks"}}."""
+    """Run the chosen experiments; return the report (see ``format_entry`` for its display)."""
     ctx = mp_context(args.mp_context)
     report = {}
     with tempfile.TemporaryDirectory(prefix="lab-") as tmp:
         token_file = Path(tmp) / "train.bin"
         np.random.default_rng(args.seed).integers(0, 50_257, size=50_000).astype(np.uint16).tofile(token_file)
-        experiments = {
-            "a": ("sharding an iterable dataset", lambda: run_sharding(ctx, args.seed)),
-            "b": ("seeding workers", lambda: run_seeding(ctx, args.seed, token_file)),
-            "c": ("bucketing by length", lambda: run_bucketing(ctx, args.seed)),
-            "d": ("throughput", lambda: run_throughput(ctx, args.seed, token_file, repeats=args.repeats)),
+        runs = {
+            "a": lambda result: run_sharding(ctx, args.seed, result),
+            "b": lambda result: run_seeding(ctx, args.seed, result),
+            "c": lambda result: run_bucketing(ctx, args.seed, result),
+            "d": lambda result: run_throughput(ctx, args.seed, result, token_file, repeats=args.repeats),
         }
-        for letter, (title, run) in experiments.items():
-            if letter not in args.only:
-                continue
-            progress(f"({letter}) {title} ...")
-            start = time.perf_counter()
-            entry = {"title": title}
-            try:
-                entry["result"] = run()
-            except NotImplementedError as exc:
-                entry.update(status="not implemented", detail=first_line(exc))
-            except Exception as exc:  # a student's bug: report it, run the rest
-                entry.update(status="error", detail=f"{type(exc).__name__}: {first_line(exc)}")
-            else:
-                entry["checks"] = {name: bool(ok(entry["result"])) for name, ok in EXPECTATIONS[letter]}
-                entry["status"] = "ok" if all(entry["checks"].values()) else "unexpected"
-            entry["seconds"] = round(time.perf_counter() - start, 2)
-            progress(f"({letter}) {entry['status']} in {entry['seconds']} s")
-            report[letter] = entry
+        for letter in sorted(set(args.only)):
+            report[letter] = run_one(letter, runs[letter])
     return {"package": PACKAGE, "start_method": ctx.get_start_method(), "seed": args.seed, "experiments": report}
 
 
@@ -323,43 +268,76 @@ def first_line(exc):
     lines = [line for line in str(exc).splitlines() if line.strip()]
     for line in reversed(lines):
         if "NotImplementedError" in line or "not implemented yet" in line:
-            return line.strip()
+            return line.strip().removeprefix("NotImplementedError: ")
     return lines[0].strip() if lines else type(exc).__name__
 
 
+# ---------------------------------------------------------------- showing
+def bar(value, largest, width=30):
+    """A text bar ``value / largest`` of ``width`` characters ("#" where the console cannot show blocks)."""
+    block = "\u2588" if (getattr(sys.stdout, "encoding", "") or "").lower().startswith("utf") else "#"
+    return block * max(1 if value else 0, round(width * value / largest)) if largest else ""
+
+
+def result_lines(letter, result):
+    """The figures of one experiment, as the lines printed under its title."""
+    if letter == "a" and "unsharded_yielded" in result:
+        lines = [f"unsharded: {result['unsharded_yielded']:,} items from {NUM_WORKERS} workers, "
+                 f"{result['unsharded_duplicates']:,} duplicates"]
+        if "sharded_yielded" in result:
+            lines.append(f"sharded:   {result['sharded_yielded']:,} items, "
+                         + ("each exactly once" if result["sharded_exactly_once"] else f"{result['sharded_duplicates']:,} duplicates"))
+        return lines
+    if letter == "b" and result:
+        return [f"{result['samples']} samples, batch 8, {NUM_WORKERS} workers, one loader seed"]
+    if letter == "c" and result:
+        rows = [("random batches", "random_padded_fraction"), ("pools of 50 batches", "bucketed_padded_fraction"),
+                ("pools of one batch", "one_batch_pools_padded_fraction")]
+        return [f"{name:<22} padded {100 * result[key]:5.1f} %  {bar(result[key], 1.0)}" for name, key in rows if key in result]
+    if letter == "d" and result.get("samples_per_s"):
+        rates = result["samples_per_s"]
+        top = max(rates.values())
+        return [f"{name:<22} {rate:>9,} samples/s  {bar(rate, top)}" for name, rate in rates.items()]
+    return []
+
+
+def format_entry(letter, entry):
+    """One experiment as printed: title and status, its figures, then one [ok]/[NO] line per claim."""
+    lines = [f"({letter}) {entry['title']}: {entry['status']}"]
+    lines += [f"    {line}" for line in result_lines(letter, entry["result"])]
+    if "detail" in entry:
+        lines.append(f"    {entry['detail']}")
+    lines += [f"    [{'ok' if ok else 'NO'}] {name}" for name, ok in entry.get("checks", {}).items()]
+    return "\n".join(lines)
+
+
 def format_report(report):
-    """The human-readable table printed at the end."""
-    out = [f"lab on {report['package']}/ (workers: {report['start_method']}, seed {report['seed']})", ""]
+    """The human-readable report printed at the end."""
+    head = f"lab on {report['package']}/ (workers: {report['start_method']}, seed {report['seed']})"
+    body = [format_entry(letter, entry) + f"\n    ({entry['seconds']} s)" for letter, entry in report["experiments"].items()]
+    return "\n\n".join([head, *body])
+
+
+def write_handout(path, report):
+    """Replace each experiment's block between ``<!-- lab:x -->`` and ``<!-- /lab:x -->`` in ``path``."""
+    text = Path(path).read_text(encoding="utf-8")
     for letter, entry in report["experiments"].items():
-        out.append(f"({letter}) {entry['title']}: {entry['status']} ({entry['seconds']} s)")
-        if "detail" in entry:
-            out.append(f"    {entry['detail']}")
-            continue
-        result = entry["result"]
-        if letter == "d":
-            for name, rate in result["samples_per_s"].items():
-                shown = f"{rate:>10,} samples/s" if rate is not None else "  (no __getitems__: not measured)"
-                out.append(f"    {name:<22}{shown}")
-        else:
-            for key, value in result.items():
-                out.append(f"    {key:<26}{value}")
-        for name, ok in entry.get("checks", {}).items():
-            out.append(f"    [{'ok' if ok else 'NO'}] {name}")
-    return "\n".join(out)
+        block = f"<!-- lab:{letter} -->\n```\n{format_entry(letter, entry)}\n```\n<!-- /lab:{letter} -->"
+        text, found = re.subn(rf"<!-- lab:{letter} -->.*?<!-- /lab:{letter} -->", lambda _m: block, text, flags=re.S)
+        if not found:
+            raise SystemExit(f"{path} has no <!-- lab:{letter} --> ... <!-- /lab:{letter} --> block")
+    Path(path).write_text(text, encoding="utf-8")
 
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(prog=f"python -m {PACKAGE}.lab", description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--mp-context",
-        choices=("auto", "fork", "spawn", "forkserver"),
-        default="auto",
-        help="how DataLoader workers start (default: forkserver with torch preloaded where available)",
-    )
+    parser.add_argument("--mp-context", choices=("auto", "fork", "spawn", "forkserver"), default="auto",
+                        help="how DataLoader workers start (default: forkserver with torch preloaded where available)")
     parser.add_argument("--seed", type=int, default=0, help="seed for the data and the loaders (default 0)")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE ('-' for stdout)")
-    parser.add_argument("--only", default="abcd", help="which experiments to run, e.g. 'ac' (default abcd)")
+    parser.add_argument("--only", default="abcd", help="which experiments to run, e.g. 'c' or 'ac' (default abcd)")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per throughput setup; the median is shown")
+    parser.add_argument("--handout", metavar="LAB.md", help="also write each experiment's output into this handout")
     args = parser.parse_args(argv)
     if args.mp_context not in ("auto", *multiprocessing.get_all_start_methods()):
         parser.error(f"--mp-context {args.mp_context} is not available on this platform")
@@ -367,6 +345,8 @@ def parse_args(argv=None):
         parser.error(f"--only takes letters from 'abcd', got {args.only!r}")
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
+    if args.handout and not Path(args.handout).is_file():
+        parser.error(f"--handout {args.handout}: no such file")
     return args
 
 
@@ -379,8 +359,9 @@ def main(argv=None):
         print(format_report(report))
         if args.json:
             Path(args.json).write_text(json.dumps(report, indent=2), encoding="utf-8")
-    statuses = [entry["status"] for entry in report["experiments"].values()]
-    return 0 if all(status == "ok" for status in statuses) else 1
+    if args.handout:
+        write_handout(args.handout, report)
+    return 0 if all(entry["status"] == "ok" for entry in report["experiments"].values()) else 1
 
 
 if __name__ == "__main__":

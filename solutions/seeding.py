@@ -8,7 +8,7 @@ that a dataset made in ``__init__`` (``numpy.random.default_rng(0)``) is
 pickled into every worker in the same state, so all workers draw the same
 stream. ``seed_worker`` closes that gap.
 
-Lab text: "Seeding" and experiment (b) of the lab runner.
+Handout: LAB.md, "Seeding" and "Experiment (b): seeding".
 """
 
 import random

@@ -6,7 +6,7 @@ times. The fix is to ask ``torch.utils.data.get_worker_info()`` *inside*
 ``__iter__`` (it returns None in the main process and in ``__init__``) which
 worker is running, and keep only that worker's share.
 
-Lab text: "IterableDataset duplication" and experiment (a) of the lab runner.
+Handout: LAB.md, "IterableDataset duplication" and "Experiment (a): sharding".
 """
 
 from torch.utils.data import IterableDataset, get_worker_info

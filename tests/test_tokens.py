@@ -74,6 +74,42 @@ def test_pickles_small_after_use(lab, tmp_path):
     assert torch.equal(clone[5][0], ds[5][0])
 
 
+def test_getitems_returns_the_per_item_windows(lab, token_file):
+    ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)
+    indices = [2, 0, -1, 2, 31]
+    got = ds.__getitems__(indices)
+    assert isinstance(got, list) and len(got) == len(indices)
+    for (gx, gy), i in zip(got, indices):
+        x, y = ds[i]
+        assert gx.dtype == gy.dtype == torch.int64 and gx.shape == gy.shape == (4,)
+        assert torch.equal(gx, x) and torch.equal(gy, y), f"window {i}: {gx.tolist()}, {gy.tolist()}"
+    assert ds.__getitems__([]) == []
+
+
+def test_getitems_rejects_an_index_out_of_range(lab, token_file):
+    ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)  # 32 windows
+    with pytest.raises(IndexError):
+        ds.__getitems__([0, 32])
+
+
+def test_getitems_gathers_the_batch_in_one_read(lab, token_file, monkeypatch):
+    """Counts how often the memmap is indexed: once per batch, not once per window."""
+    reads = []
+
+    class CountingMemmap(np.memmap):
+        def __getitem__(self, index):
+            if getattr(self, "_mmap", None) is not None:  # the file's own memmap, not a copy made from it
+                reads.append(index)
+            return super().__getitem__(index)
+
+    monkeypatch.setattr(np, "memmap", CountingMemmap)
+    ds = lab.tokens.TokenWindows(token_file, block_size=4)
+    ds.__getitems__([0])  # opens the memmap
+    reads.clear()
+    ds.__getitems__(list(range(16)))
+    assert 1 <= len(reads) <= 2, f"16 windows took {len(reads)} reads of the memmap; gather them with one fancy index"
+
+
 @pytest.mark.workers
 @pytest.mark.timeout(90)
 @pytest.mark.parametrize("start_method", start_methods())

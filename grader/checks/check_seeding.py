@@ -50,7 +50,8 @@ def check_worker_rngs_seeded_in_real_workers(ctx):
     """
     loader_seed = int(ctx.rng("in_workers").integers(0, 2**31))
     for method in FORKING_METHODS:
-        (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method=method, loader_seed=loader_seed)
+        (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method=method, loader_seed=loader_seed,
+                            case=f"in 2 {method} workers with generator seed {loader_seed}")
         firsts = firsts_by_worker(rows)
         expect(len(firsts) == 2, f"with {method} workers: expected items from 2 workers with different torch seeds, got {len(firsts)}")
         for initial_seed, row in firsts.items():

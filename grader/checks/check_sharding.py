@@ -52,7 +52,9 @@ def check_range_exactly_once_in_real_workers(ctx):
     cases = range_cases(rng)
     for method in FORKING_METHODS:
         chosen = cases if method == "fork" else [c for c in cases if c[1] == 2][-1:]
-        for run in ctx.probe("sharding:range_in_workers", timeout=WORKER_TIMEOUT_S, cases=chosen, start_method=method):
+        cases_in_words = ", ".join(f"n={n} with num_workers={k}" for n, k in chosen)
+        for run in ctx.probe("sharding:range_in_workers", timeout=WORKER_TIMEOUT_S, cases=chosen, start_method=method,
+                             case=f"with {method} workers, for {cases_in_words}"):
             n, k = run["n"], run["k"]
             values = sorted(v for _, _, v in run["items"])
             expect(values == list(range(n)), f"DataLoader(ShardedRange({n}), num_workers={k}, batch_size=None) with {method} workers:\n"
@@ -89,15 +91,16 @@ def check_files_ranks_split_by_file(ctx):
 def check_files_readers_in_real_workers(ctx):
     """Proves that with k real fork workers per rank, reader rank*k + worker_id reads exactly files[reader::world_size*k], every line once overall.
 
-    Not proved here: the same under spawn and forkserver, which
+    Not proved here: the same under forkserver, which
     check_range_exactly_once_in_real_workers covers for get_worker_info-based
-    sharding (each spawn or forkserver pool costs seconds).
+    sharding; several world sizes with fork pools prove more per second.
     """
     rng = ctx.rng("files_workers")
     files = FILES + random_files(rng, 4)
     plans = [("fork", 1, 3), ("fork", 2, 2), ("fork", 3, 2)]
     for method, world, k in plans:
-        runs = ctx.probe("sharding:files_in_workers", timeout=WORKER_TIMEOUT_S, contents=files, world=world, k=k, start_method=method)
+        runs = ctx.probe("sharding:files_in_workers", timeout=WORKER_TIMEOUT_S, contents=files, world=world, k=k, start_method=method,
+                         case=f"with {len(files)} files, world_size={world} and num_workers={k} ({method} workers)")
         everything = []
         for run in runs:
             rank = run["rank"]

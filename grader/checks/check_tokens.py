@@ -27,6 +27,13 @@ def expected_len(n, block, stride):
     return max(0, (n - block - 1) // stride + 1)
 
 
+def file_words(spec):
+    """The token file of ``spec`` in words, for feedback."""
+    if spec["n"] == 0:
+        return "an empty token file (0 bytes)"
+    return f"a file of {spec['n']} {spec['dtype']} tokens"
+
+
 def call_text(spec, block, stride):
     return f"TokenWindows(<file of {spec['n']} {spec['dtype']} tokens>, block_size={block}, stride={stride}, dtype=np.{spec['dtype']})"
 
@@ -48,7 +55,8 @@ def check_len_counts_the_windows_that_fit(ctx):
                     | {(0, 1, 1), (1, 1, 1), (2, 1, 1), (10, 9, 1), (10, 10, 1), (11, 4, 3)})
     for n, block, stride in combos:
         spec = {"n": n, "dtype": "uint16", "seed": 1, "high": 100}
-        (got,) = ctx.probe("tokens:windows", file=spec, cases=[{"block": block, "stride": stride, "indices": []}])
+        (got,) = ctx.probe("tokens:windows", file=spec, cases=[{"block": block, "stride": stride, "indices": []}],
+                           case=f"on {file_words(spec)} with block_size={block}, stride={stride}")
         want = expected_len(n, block, stride)
         expect(got["len"] == want, f"len({call_text(spec, block, stride)}) returned {got['len']}, expected {want}")
 
@@ -79,7 +87,7 @@ def check_windows_are_x_and_y_shifted_by_one(ctx):
         for block, stride in sorted({(1, 1), (4, 3), (int(rng.integers(2, 20)), int(rng.integers(1, 9)))}):
             length = expected_len(spec["n"], block, stride)
             cases.append({"block": block, "stride": stride, "indices": sorted({0, length - 1, *[int(i) for i in rng.integers(0, length, 5)]})})
-        for case, got in zip(cases, ctx.probe("tokens:windows", file=spec, cases=cases)):
+        for case, got in zip(cases, ctx.probe("tokens:windows", file=spec, cases=cases, case=f"on {file_words(spec)}")):
             length = expected_len(spec["n"], case["block"], case["stride"])
             for i, item in zip(case["indices"], got["items"]):
                 problem = window_problem(spec, tokens, case["block"], case["stride"], length, i, item)
@@ -103,6 +111,37 @@ def check_negative_and_out_of_range_indices(ctx):
                f"got {item.get('error') or 'a window'}")
 
 
+def check_getitems_reads_a_batch_in_one_gather(ctx):
+    """Proves ds.__getitems__(indices) returns [ds[i] for i in indices] (random batches with repeats and negative indices, one index, none), raises IndexError for an index out of range, and reads a batch from the memmap with at most two indexing operations (one gather).
+
+    The reads are counted inside the student's process (the probe replaces
+    np.memmap with a counting subclass); the windows are judged here.
+    """
+    rng = ctx.rng("getitems")
+    spec = file_spec(ctx, "getitems", n=int(rng.integers(120, 300)))
+    tokens = token_data(spec["n"], "uint16", spec["seed"], spec["high"])
+    block, stride = int(rng.integers(2, 12)), int(rng.integers(1, 6))
+    length = expected_len(spec["n"], block, stride)
+    batches = [[int(i) for i in rng.integers(-length, length, 16)], [length - 1], [], [0, length]]
+    got = ctx.probe("tokens:getitems", file=spec, block=block, stride=stride, batches=batches,
+                    case=f"in __getitems__ on {file_words(spec)} with block_size={block}, stride={stride}")
+    for batch, result in zip(batches[:3], got[:3]):
+        call = f"{call_text(spec, block, stride)}.__getitems__({show(batch)})"
+        expect("error" not in result, f"{call} raised {result.get('message')}")
+        expect(result["type"] == "list" and result["items"] is not None,
+               f"{call} returned {result['type']}; expected a list of (x, y) pairs")
+        expect(len(result["items"]) == len(batch), f"{call} returned {len(result['items'])} items for {len(batch)} indices")
+        for i, item in zip(batch, result["items"]):
+            problem = window_problem(spec, tokens, block, stride, length, i, item)
+            expect(problem is None, f"in {call}: {problem}")
+        expect(len(batch) < 2 or result["reads"] <= 2,
+               f"{call} indexed the memmap {result['reads']} times for {len(batch)} windows: gather the whole batch with one "
+               "fancy index (an array of window offsets), not one read per window")
+    bad = got[3]
+    expect(bad.get("error") == "IndexError", f"{call_text(spec, block, stride)}.__getitems__([0, {length}]) with len {length} "
+           f"should raise IndexError, got {bad.get('error') or 'a result'}")
+
+
 def pickle_size(handed_over):
     """Bytes of a pickle the probe handed over (see grader.probes.tokens.pickled); None if it is not a pickle."""
     if "too_large" in handed_over:
@@ -119,7 +158,8 @@ def check_lazy_and_pickles_small(ctx):
     where the student's code runs; their size is measured here from the bytes
     handed over.
     """
-    result = ctx.run_probe("tokens:laziness", file_mb=60, block=64)  # under the sandbox's 64 MB file-size limit
+    result = ctx.run_probe("tokens:laziness", file_mb=60, block=64,  # under the sandbox's 64 MB file-size limit
+                           case="on a 60 MB token file (all zeros), block_size=64")
     got = result.data
     for key, when in (("pickle_after_init", "right after __init__"), ("pickle_after_use", "after len() and indexing")):
         size = pickle_size(got[key])
@@ -144,7 +184,8 @@ def check_same_batches_in_real_workers(ctx):
     want = [want_window(tokens, block, stride, i, length) for i in range(length)]
     for method in START_METHODS:
         got = ctx.probe("tokens:in_workers", timeout=WORKER_TIMEOUT_S, file=spec, block=block, stride=stride, batch_size=batch_size,
-                        start_method=method, workers=POOL_WORKERS[method])
+                        start_method=method, workers=POOL_WORKERS[method],
+                        case=f"in {POOL_WORKERS[method]} {method} worker(s), on {file_words(spec)}")
         size = pickle_size(got["pickle"])
         expect(size is not None and size < 4096, f"with {method} workers: the dataset pickles to {size:,} bytes after use; "
                "workers should get only the path" if size is not None else f"with {method} workers: pickling the dataset did not give pickle data")

@@ -86,8 +86,12 @@ class Context:
         """A NumPy Generator for one check, a pure function of the run seed and the check's name."""
         return np.random.default_rng([self.seed, zlib.crc32(name.encode())])
 
-    def run_probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, **args):
-        """Run ``grader.probes.<function>`` in the sandbox; return the whole ProbeResult or raise ProbeProblem."""
+    def run_probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
+        """Run ``grader.probes.<function>`` in the sandbox; return the whole ProbeResult or raise ProbeProblem.
+
+        ``case`` names the input in words ("on an empty token file"); a
+        ProbeProblem's message then starts with it.
+        """
         result = self.sandbox.run(f"grader.probes.{function}", args, timeout=timeout)
         if result.output:
             self.outputs[self.current] = (self.outputs.get(self.current, "") + result.output)[-2000:]
@@ -98,20 +102,21 @@ class Context:
                 self.flags.setdefault(flag, None)
         if result.status == "ok":
             return result
-        raise problem_from(result, timeout)
+        raise problem_from(result, timeout, case)
 
-    def probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, **args):
-        """Run ``grader.probes.<function>`` in the sandbox; return its data or raise ProbeProblem."""
-        return self.run_probe(function, timeout, **args).data
+    def probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
+        """Run ``grader.probes.<function>`` in the sandbox; return its data or raise ProbeProblem (see run_probe)."""
+        return self.run_probe(function, timeout, case=case, **args).data
 
 
 _STUB_MESSAGE = re.compile(r"[\w.]+: [\w.]+ is not implemented yet[^\n]*")
 
 
-def problem_from(result, timeout):
-    """Turn a failed ProbeResult into the ProbeProblem a student can act on."""
+def problem_from(result, timeout, case=""):
+    """Turn a failed ProbeResult into the ProbeProblem a student can act on (prefixed by ``case``, the input in words)."""
+    on = f"{case[:1].upper()}{case[1:]}: " if case else ""
     if result.status == "timeout":
-        return ProbeProblem("timeout", f"timed out: no result within {timeout:.0f} s. Look for an infinite loop, "
+        return ProbeProblem("timeout", f"{on}timed out: no result within {timeout:.0f} s. Look for an infinite loop, "
                             "a worker that never returns, or a blocking call.", result.output)
     if result.status == "error" and result.error_type == "NotImplementedError":
         stub = _STUB_MESSAGE.search(result.error)  # also found inside a DataLoader worker's wrapped error
@@ -119,5 +124,5 @@ def problem_from(result, timeout):
         return ProbeProblem("failed", f"not implemented yet: {text}", result.output)
     if result.status == "error":
         where = f"\n{result.traceback.strip()}" if result.traceback else ""
-        return ProbeProblem("error", f"your code raised {result.error}{where}", result.output)
-    return ProbeProblem("error", f"the process running your code died: {result.error}", result.output)
+        return ProbeProblem("error", f"{on}your code raised {result.error}{where}", result.output)
+    return ProbeProblem("error", f"{on}the process running your code died: {result.error}", result.output)

@@ -50,6 +50,43 @@ def windows(file, cases):
     return out
 
 
+_READS = [0]
+
+
+class CountingMemmap(np.memmap):
+    """``np.memmap`` that counts how often a file's own memmap is indexed (arrays made from it are not counted)."""
+
+    def __getitem__(self, index):
+        if getattr(self, "_mmap", None) is not None:
+            _READS[0] += 1
+        return super().__getitem__(index)
+
+
+def getitems(file, block, stride, batches):
+    """For each batch of indices: ds.__getitems__(batch) as windows (or the exception), and the memmap reads it took.
+
+    The reads are counted in this process, where the student's code runs:
+    ``np.memmap`` is replaced by :class:`CountingMemmap` before the dataset exists.
+    """
+    module = load_submission("tokens")
+    path = write_tokens("tokens.bin", **file)
+    np.memmap = CountingMemmap
+    ds = module.TokenWindows(path, block, stride=stride, dtype=np.dtype(file["dtype"]))
+    out = []
+    for batch in batches:
+        before = _READS[0]
+        try:
+            got = ds.__getitems__(list(batch))
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            out.append({"error": type(exc).__name__, "message": error_text(exc, 200)})
+            continue
+        items = [_window(item) for item in got] if isinstance(got, (list, tuple)) else None
+        out.append({"type": describe(got), "items": items, "reads": _READS[0] - before})
+    return out
+
+
 def construct(file_bytes, cases):
     """TokenWindows(...) on a file of `file_bytes` bytes for each kwargs dict: 'ok' or 'ExcType: message'."""
     module = load_submission("tokens")

@@ -39,7 +39,7 @@ def test_every_corpus_file_has_a_valid_header(kind):
     files = corpus_files(kind)
     assert files, f"no files under {corpus.CORPUS / kind}"
     for path in files:
-        header_kind, claim = corpus.validate_header(path)
+        header_kind, claim, _hidden = corpus.validate_header(path)
         assert header_kind == kind, f"{path} is under {kind}/ but starts with '# {header_kind.upper()}:'"
         assert len(claim) > 15, f"{path}: say what is wrong (or different) in a sentence, not {claim!r}"
         assert path.parent.parent == corpus.CORPUS / kind and path.parent.name in EXERCISES, \
@@ -53,7 +53,12 @@ def test_validate_header_rejects_a_missing_or_empty_header(tmp_path):
         with pytest.raises(ValueError):
             corpus.validate_header(path)
     path.write_text("# RIGHT: uses pad_sequence\nimport torch\n")
-    assert corpus.validate_header(path) == ("right", "uses pad_sequence")
+    assert corpus.validate_header(path) == ("right", "uses pad_sequence", "")
+    path.write_text("# WRONG: sorts everything\n# HIDDEN: a property of the sampler's randomness\n")
+    assert corpus.validate_header(path) == ("wrong", "sorts everything", "a property of the sampler's randomness")
+    path.write_text("# RIGHT: fine\n# HIDDEN: a right answer has nothing to hide\n")
+    with pytest.raises(ValueError, match="only a wrong answer"):
+        corpus.validate_header(path)
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)

@@ -100,7 +100,7 @@ def test_generator_rejects_broken_markers():
 def test_generator_stubs_methods_and_class_bodies():
     source = f'''"""Demo.
 
-Lab text: Fence 9.
+Handout: LAB.md, "Fence 9".
 """
 class A:
     def f(self):

@@ -1,0 +1,52 @@
+"""No surprise in the grade: the public tests catch the corpus's wrong answers before the grader does.
+
+Each wrong answer (grader/tests/corpus/wrong/) is put in a package beside
+the reference's other four files and run through the public tests of its
+exercise (``pytest tests -m <exercise> --impl <package>``), as a student
+would run them. The public tests must fail on it, unless its second line
+says ``# HIDDEN: <why>``: a mistake the public tests leave to the grader on
+purpose (the reason is shown by ``python -m grader scoreboard``). Such an
+entry is an expected failure, and a strict one: once a public test catches
+it, the HIDDEN line must go.
+
+Slow: about one pytest run per wrong answer (``-x`` stops at the first failure).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader import corpus
+
+REPO = Path(__file__).resolve().parents[2]
+PACKAGE = "submitted"
+
+
+def _param(entry):
+    marks = [pytest.mark.slow, pytest.mark.timeout(300)]
+    if entry.hidden:
+        marks.append(pytest.mark.xfail(strict=True, reason=f"hidden on purpose: {entry.hidden}"))
+    return pytest.param(entry, id=entry.id, marks=marks)
+
+
+def public_tests_pass(entry, tmp_path: Path) -> tuple[bool, str]:
+    """Whether the public tests of the entry's exercise pass on it, and pytest's last lines."""
+    corpus.assemble_package(entry, tmp_path / PACKAGE)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "pytest", "tests", "-m", entry.exercise, "--impl", PACKAGE, "-x", "-q",
+                           "-p", "no:cacheprovider", "-p", "no:randomly"], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=280)
+    if proc.returncode not in (0, 1):
+        pytest.fail(f"the public tests could not run on {entry.id} (exit {proc.returncode}):\n{proc.stdout[-2000:]}")
+    return proc.returncode == 0, "\n".join(proc.stdout.strip().splitlines()[-3:])
+
+
+@pytest.mark.parametrize("entry", [_param(e) for e in corpus.entries("wrong")])
+def test_public_tests_catch_wrong_answer(entry, tmp_path):
+    passed, tail = public_tests_pass(entry, tmp_path)
+    assert not passed, f"the public tests of {entry.exercise} pass on {entry.id} ({entry.claim}); the grader would charge it:\n{tail}"
