@@ -4,8 +4,12 @@
 SUBMISSIONS, one student each (the folder name is the student's name). A
 folder is either a submission itself (the five exercise files) or a
 checkout of the student template, whose ``exercises/`` folder is graded.
-With ``--deadline``, a git checkout is graded at its last commit before the
-deadline, read with ``git show`` (the checkout is not touched).
+With ``--deadline`` and ``--server-record``, each git checkout is graded at
+the commit GitHub held at the deadline, as the record says (written by
+``python -m grader record-submissions``, which asks GitHub for server times:
+a commit's own date can be forged), read with ``git show`` (the checkout is
+not touched); the gradebook says which commit, which server time and which
+push or Classroom 50 release each grade comes from.
 
 Every student is graded by its own ``python -m grader grade`` process,
 ``--jobs`` at a time, with one seed for the whole class (so everyone gets
@@ -36,13 +40,14 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from datetime import datetime
 from pathlib import Path
 
+from grader.report_files import write_text
 from grader.results import GradeResult
 from grader.sandbox import CONTRACT_FILES
 from grader.sandbox.jail import isolation
-from grader.writers import class_summary_markdown, gradebook_csv
+from grader.server_record import parse_time, read_record
+from grader.writers import class_summary_markdown, gradebook_csv, to_json
 
 REPO = Path(__file__).resolve().parent.parent
 GRADE_TIMEOUT_S = 900
@@ -74,24 +79,24 @@ def exercise_folder(folder: Path) -> Path:
     return exercises if exercises.is_dir() else folder
 
 
-def snapshot_at_deadline(folder: Path, deadline: str, dest: Path) -> str:
-    """Copy the exercise files of the last commit before ``deadline`` into ``dest``; return the commit.
+def snapshot_at_commit(folder: Path, commit: str, dest: Path) -> None:
+    """Copy the exercise files of ``commit`` (from the checkout's history) into ``dest``.
 
-    Raises BatchError when the checkout has no commit before the deadline.
+    Raises BatchError when the checkout does not have that commit (clone the
+    whole history, not a shallow copy).
     """
-    def git(*args):
-        return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=60)
+    def git(*args, text=True):
+        return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=text, timeout=60)
 
-    commit = git("rev-list", "-1", f"--before={deadline}", "HEAD").stdout.strip()
-    if not commit:
-        raise BatchError(f"no commit before the deadline {deadline}")
+    if git("cat-file", "-e", f"{commit}^{{commit}}").returncode != 0:
+        raise BatchError(f"the checkout has no commit {commit[:12]} (the one on the server at the deadline); "
+                         "clone its whole history")
     prefix = "exercises/" if git("cat-file", "-e", f"{commit}:exercises").returncode == 0 else ""
     dest.mkdir(parents=True, exist_ok=True)
     for name in CONTRACT_FILES:
-        shown = subprocess.run(["git", "-C", str(folder), "show", f"{commit}:{prefix}{name}"], capture_output=True, timeout=60)
+        shown = git("show", f"{commit}:{prefix}{name}", text=False)
         if shown.returncode == 0:
             (dest / name).write_bytes(shown.stdout)
-    return commit
 
 
 def grading_key(folder: Path, seed: int) -> str:
@@ -137,9 +142,13 @@ class Progress:
             print(f"{bar}  {student}{': ' + error if error else ''}", file=sys.stderr, flush=True)
 
 
-def run_batch(submissions: Path, out: Path, *, jobs: int = 2, seed: int = 0, deadline: str | None = None,
+def run_batch(submissions: Path, out: Path, *, jobs: int = 2, seed: int = 0, record: dict | None = None,
               force: bool = False, timeout: float = GRADE_TIMEOUT_S, extra: list[str] | None = None) -> list:
-    """Grade every student under ``submissions`` into ``out``; return the gradebook rows."""
+    """Grade every student under ``submissions`` into ``out``; return the gradebook rows.
+
+    ``record`` ({student: Submission}, see grader.server_record) grades each
+    student at the commit the server held at the deadline.
+    """
     students = find_students(submissions)
     for sub in ("results", "feedback"):
         (out / sub).mkdir(parents=True, exist_ok=True)
@@ -151,29 +160,38 @@ def run_batch(submissions: Path, out: Path, *, jobs: int = 2, seed: int = 0, dea
             except BatchError as exc:
                 errors[student] = str(exc)
                 continue
-            if deadline and not (folder / ".git").exists():
-                print(f"{student}: not a git checkout, graded as it is (--deadline needs history)", file=sys.stderr)
-            elif deadline:
+            provenance = {}
+            if record is not None:
+                submission = record.get(student)
+                if submission is None or not submission.commit:
+                    errors[student] = (f"not graded: {submission.source}" if submission
+                                       else "not graded: the server record has no entry for this student")
+                    continue
                 target = Path(tmp) / student
                 try:
-                    snapshot_at_deadline(folder, deadline, target)
+                    snapshot_at_commit(folder, submission.commit, target)
                 except BatchError as exc:
                     errors[student] = str(exc)
                     continue
+                provenance = {"commit": submission.commit, "server_time": submission.server_time,
+                              "source": submission.source}
             key = grading_key(target, seed)
             key_file = out / "results" / f"{student}.key"
             if not force and key_file.is_file() and key_file.read_text() == key and (out / "results" / f"{student}.json").is_file():
                 continue  # graded before, nothing changed
-            todo[student] = (target, key)
+            todo[student] = (target, key, provenance)
         progress = Progress(len(todo)) if todo else None
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(grade_one, s, t, out, seed, timeout, extra or []) for s, (t, _) in todo.items()]
+            futures = [pool.submit(grade_one, s, t, out, seed, timeout, extra or []) for s, (t, _, _) in todo.items()]
             for future in as_completed(futures):
                 student, error = future.result()
                 if error:
                     errors[student] = error
                 else:
-                    (out / "results" / f"{student}.key").write_text(todo[student][1])
+                    _, key, provenance = todo[student]
+                    if provenance:
+                        _add_provenance(out / "results" / f"{student}.json", provenance)
+                    (out / "results" / f"{student}.key").write_text(key)
                 progress.step(student, error)
     for student, error in errors.items():
         (out / "results" / f"{student}.error.txt").write_text(error + "\n", encoding="utf-8")
@@ -182,6 +200,13 @@ def run_batch(submissions: Path, out: Path, *, jobs: int = 2, seed: int = 0, dea
         if student not in errors:
             (out / "results" / f"{student}.error.txt").unlink(missing_ok=True)
     return write_class_reports([out], out)
+
+
+def _add_provenance(path: Path, provenance: dict) -> None:
+    """Record in a student's result which commit and server time it was graded from."""
+    result = GradeResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    result.provenance = dict(provenance)
+    write_text(path, to_json(result))
 
 
 def collect_rows(dirs: list[Path]) -> list:
@@ -222,13 +247,14 @@ def merge(dirs: list[Path], out: Path) -> list:
 
 
 def _deadline(text: str) -> str:
-    """Validate an ISO 8601 deadline (``2026-12-01T23:59:00+00:00``); git reads the same text."""
+    """Validate an ISO 8601 deadline with a time zone (``2026-12-01T23:59:00+00:00``)."""
     try:
-        datetime.fromisoformat(text)
+        parse_time(text)
     except ValueError:
         import argparse
 
-        raise argparse.ArgumentTypeError(f"deadline must be ISO 8601, like 2026-12-01T23:59:00+00:00, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"deadline must be ISO 8601 with a time zone, like 2026-12-01T23:59:00+00:00, "
+                                         f"got {text!r}") from None
     return text
 
 
@@ -248,7 +274,10 @@ def add_commands(commands) -> None:
     batch.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
                        help="students graded at once (default: half the CPUs; each grading uses about 2 cores at peak)")
     batch.add_argument("--seed", type=int, default=0, help="one seed for the whole class (default 0)")
-    batch.add_argument("--deadline", type=_deadline, help="grade each git checkout at its last commit before this ISO 8601 time")
+    batch.add_argument("--deadline", type=_deadline,
+                       help="grade each git checkout at the commit the server held at this ISO 8601 time (needs --server-record)")
+    batch.add_argument("--server-record", type=Path, metavar="FILE",
+                       help="what GitHub held at the deadline, from python -m grader record-submissions")
     batch.add_argument("--force", action="store_true", help="grade again students whose files and seed did not change")
     batch.add_argument("--timeout", type=float, default=GRADE_TIMEOUT_S, help="seconds allowed per student (default 900)")
     batch.add_argument("--gpu", choices=("auto", "on", "off"), default="off", help="pin_memory checks on CUDA (default off)")
@@ -275,12 +304,31 @@ def _run_batch_command(args) -> int:
         return 2
     jail = "auto" if args.allow_weak_isolation else "required"
     try:
-        rows = run_batch(args.submissions, args.out, jobs=args.jobs, seed=args.seed, deadline=args.deadline,
+        record = _record(args.deadline, args.server_record)
+        rows = run_batch(args.submissions, args.out, jobs=args.jobs, seed=args.seed, record=record,
                          force=args.force, timeout=args.timeout, extra=["--gpu", args.gpu, "--jail", jail])
     except BatchError as exc:
         print(f"python -m grader batch: error: {exc}", file=sys.stderr)
         return 2
     return _report(rows, args.out)
+
+
+def _record(deadline: str | None, path: Path | None) -> dict | None:
+    """The server record for ``--deadline``, or None without a deadline; BatchError when they do not go together."""
+    if deadline is None and path is None:
+        return None
+    if deadline is None or path is None:
+        raise BatchError("--deadline and --server-record go together: a commit's own date can be forged, so the "
+                         "deadline is judged by the times GitHub recorded (python -m grader record-submissions)")
+    try:
+        record_deadline = json.loads(path.read_text(encoding="utf-8")).get("deadline", "")
+        same = parse_time(record_deadline) == parse_time(deadline)
+        record = read_record(path)
+    except (OSError, ValueError, AttributeError) as exc:
+        raise BatchError(f"--server-record {path}: {exc}") from None
+    if not same:
+        raise BatchError(f"--server-record {path} was made for the deadline {record_deadline}, not {deadline}")
+    return record
 
 
 def _run_merge_command(args) -> int:

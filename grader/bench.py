@@ -9,6 +9,9 @@ JSON reports it prints, as medians over the repeats:
 * the phases of grading the solutions: starting the jailed sandbox (the
   zygote's ``import torch``), each exercise's preflight, and each check.
 
+With ``--memory`` it measures the peak memory of one whole grading of the
+solutions, every process together (for a host's memory setting).
+
 Then it grades a class through ``python -m grader batch`` with each of
 ``--batch-jobs``: ``--class-size`` students made from the corpus (a third
 the reference, a sixth the stubs, the rest one wrong or differently-right
@@ -18,6 +21,7 @@ answer each), and prints the wall time and the time per student.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -51,6 +55,69 @@ def phase_times(report: dict) -> dict[str, float]:
     return times
 
 
+def _memory_cgroup() -> Path | None:
+    """A fresh memory cgroup below this process's (v2 or v1), or None where none can be made."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        base = (Path("/sys/fs/cgroup") / path.lstrip("/") if controllers == "" and not Path("/sys/fs/cgroup/memory").is_dir()
+                else Path("/sys/fs/cgroup/memory") / path.lstrip("/") if "memory" in controllers.split(",") else None)
+        if base is not None:
+            group = base / f"grader-bench-{os.getpid()}"
+            try:
+                group.mkdir()
+                return group
+            except OSError:
+                return None
+    return None
+
+
+def peak_memory_mb(folder: Path, seed: int) -> tuple[float, str]:
+    """Peak memory of one whole grading (every process together), in MB, and how it was measured.
+
+    In a memory cgroup of its own, the kernel's high-water mark of the
+    grading (its page cache included, as a container's limit counts it);
+    without one, the largest sum of the processes' resident memory seen
+    every 20 ms (shared pages counted in each process: an upper bound).
+    """
+    group = _memory_cgroup()
+    cmd = [sys.executable, "-m", "grader", "grade", str(folder), "--quiet", "--seed", str(seed)]
+
+    def join_group():
+        (group / "cgroup.procs").write_text(str(os.getpid()))
+
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, preexec_fn=join_group if group else None)
+    peak = 0
+    while proc.poll() is None:
+        if group is None:
+            peak = max(peak, _tree_rss_kb(proc.pid) << 10)
+        time.sleep(0.02)
+    if group is None:
+        return peak / 2**20, "sum of resident memory over the process tree (upper bound)"
+    try:
+        name = "memory.peak" if (group / "memory.peak").exists() else "memory.max_usage_in_bytes"
+        return int((group / name).read_text()) / 2**20, f"cgroup {name}"
+    finally:
+        group.rmdir()
+
+
+def _tree_rss_kb(root: int) -> int:
+    from grader.sandbox.proctree import descendants
+
+    total = 0
+    for pid in [root, *descendants(root)]:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total
+
+
 def make_class(dest: Path, size: int) -> Path:
     """``size`` student folders under ``dest``: reference, stubs, and corpus answers swapped in."""
     answers = corpus.entries("wrong") + corpus.entries("right")
@@ -76,7 +143,7 @@ def time_batch(size: int, jobs: int, seed: int) -> float:
         return time.perf_counter() - start
 
 
-def run(repeats: int, seed: int, class_size: int, batch_jobs: list[int]) -> int:
+def run(repeats: int, seed: int, class_size: int, batch_jobs: list[int], memory: bool = False) -> int:
     walls: dict[str, list[float]] = {name: [] for name in FOLDERS}
     scores: dict[str, set[str]] = {name: set() for name in FOLDERS}
     phases: dict[str, list[float]] = {}
@@ -102,6 +169,9 @@ def run(repeats: int, seed: int, class_size: int, batch_jobs: list[int]) -> int:
         else:
             small += median
     print(f"  {'all other checks together':<55} {small:6.2f}")
+    if memory:
+        megabytes, how = peak_memory_mb(FOLDERS["solutions"], seed)
+        print(f"peak memory of grading the solutions: {megabytes:,.0f} MB ({how})", flush=True)
     for jobs in batch_jobs if class_size else []:
         seconds = time_batch(class_size, jobs, seed)
         print(f"batch of {class_size} students, --jobs {jobs}: {seconds:6.1f} s ({seconds / class_size:.1f} s a student)",
@@ -128,6 +198,7 @@ def add_command(commands) -> None:
     bench.add_argument("--class-size", type=int, default=30, help="students in the batch measurement (default 30; 0 skips it)")
     bench.add_argument("--batch-jobs", type=_jobs_list, default=[2], metavar="N[,N]",
                        help="--jobs values to time the class with (default 2)")
+    bench.add_argument("--memory", action="store_true", help="also measure the peak memory of a whole grading")
     bench.set_defaults(run=_run)
 
 
@@ -135,4 +206,4 @@ def _run(args) -> int:
     if args.repeats < 1 or args.class_size < 0:
         print("python -m grader bench: error: --repeats must be at least 1 and --class-size at least 0", file=sys.stderr)
         return 2
-    return run(args.repeats, args.seed, args.class_size, args.batch_jobs)
+    return run(args.repeats, args.seed, args.class_size, args.batch_jobs, args.memory)

@@ -58,8 +58,7 @@ def cmd_grade(args) -> int:
 
     def report(result) -> None:  # runs before the sandbox is cleaned up
         print(to_console(result, color=sys.stdout.isatty()), flush=True)
-        write_all(result, json=args.json, markdown=args.markdown, classroom=args.classroom,
-                  gradescope=args.gradescope, junit=args.junit)
+        write_all(result, json=args.json, markdown=args.markdown, gradescope=args.gradescope, junit=args.junit)
 
     try:
         grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric,
@@ -100,7 +99,6 @@ def build_parser() -> argparse.ArgumentParser:
                        help="folder holding collate.py, sharding.py, seeding.py, bucketing.py, tokens.py (default: exercises/)")
     grade.add_argument("--json", type=Path, metavar="FILE", help="write the result as JSON")
     grade.add_argument("--markdown", type=Path, metavar="FILE", help="write a Markdown report (e.g. $GITHUB_STEP_SUMMARY, appended to)")
-    grade.add_argument("--classroom", type=Path, metavar="FILE", help="write GitHub Classroom's base64 result")
     grade.add_argument("--gradescope", type=Path, metavar="FILE", help="write Gradescope's results.json")
     grade.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML")
     grade.add_argument("--seed", type=seed_value, help="seed of the randomized inputs (default: a fresh one, shown in the report)")
@@ -121,13 +119,16 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--check", action="store_true", help="only report files that differ; exit 1 if any")
     generate.set_defaults(run=cmd_generate)
 
-    from grader import batch, bench, publish, release, scoreboard
+    from grader import batch, bench, bundles, publish, release, scoreboard, server_record, verdict
 
     batch.add_commands(commands)
     release.add_command(commands)
     publish.add_command(commands)
     bench.add_command(commands)
     scoreboard.add_command(commands)
+    verdict.add_command(commands)
+    server_record.add_command(commands)
+    bundles.add_commands(commands)
     return parser
 
 

@@ -1,8 +1,8 @@
 """``python -m grader release OUT``: write the student template repository.
 
-The student repository is what a GitHub Classroom assignment is created from
-(see README.md, "Delivering the lab with GitHub Classroom"). :func:`release` writes it from this
-repository:
+The student repository is the template each student's repository is made
+from, whichever host delivers the lab (see README.md, "Delivering the lab").
+:func:`release` writes it from this repository:
 
 =========================================  =================================================
 path in OUT                                where it comes from
@@ -13,8 +13,10 @@ path in OUT                                where it comes from
 ``pyproject.toml``                         ours, reduced: project metadata and the pytest
                                            configuration, with ``testpaths = ["tests"]``
 ``.gitignore``                             :data:`STUDENT_GITIGNORE`
-``README.md``                              ``grader/templates/student/README.md``
-``.github/workflows/classroom.yml``        ``grader/templates/student/classroom.yml``
+``README.md``                              ``grader/templates/student/README.md``, with the
+                                           checks and their points (grader/rubric.toml)
+``LAB.md``                                 ``LAB.md`` (the handout)
+``.github/workflows/grade.yml``            ``grader/templates/student/grade.yml``
 =========================================  =================================================
 
 Contract
@@ -37,11 +39,14 @@ Contract
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import shutil
 import sys
 import tomllib
 from pathlib import Path
+
+from grader.rubric import load_rubric
 
 __all__ = ["REPO", "STUDENT_TEMPLATES", "STUDENT_GITIGNORE", "ReleaseError", "release", "student_pyproject",
            "add_command"]
@@ -158,6 +163,39 @@ def _check_stubs_fresh(repo: Path) -> None:
                            f"run: python -m grader generate")
 
 
+def check_descriptions(repo: Path, exercise: str) -> dict[str, str]:
+    """{check name: first line of its docstring} of grader/checks/check_<exercise>.py, read without importing it."""
+    tree = ast.parse((repo / "grader" / "checks" / f"check_{exercise}.py").read_text(encoding="utf-8"))
+    described = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("check_"):
+            first = (ast.get_docstring(node) or "").split("\n")[0].removeprefix("Proves ").removeprefix("that ")
+            described[node.name.removeprefix("check_")] = first.replace("|", "\\|")
+    return described
+
+
+def points_table(repo: Path) -> str:
+    """Markdown: per exercise, each check's promise and points, from the rubric (never the inputs)."""
+    rubric = load_rubric(repo / "grader" / "rubric.toml")
+    lines = []
+    for exercise, checks in rubric.items():
+        described = check_descriptions(repo, exercise)
+        total = sum(entry.points for entry in checks.values())
+        lines += ["", f"**{exercise}** ({total:g} points)", "", "| check | what it proves | points |", "| --- | --- | ---: |"]
+        for name, entry in checks.items():
+            note = " (needs a GPU runner; not run elsewhere)" if "gpu" in name else ""
+            lines.append(f"| `{name}` | {described.get(name, '')}{note} | {entry.points:g} |")
+    return "\n".join(lines).strip() + "\n"
+
+
+def student_readme(repo: Path) -> str:
+    """The student README: the template with the checks table in place of ``<!-- checks -->``."""
+    template = (STUDENT_TEMPLATES / "README.md").read_text(encoding="utf-8")
+    if "<!-- checks -->" not in template:
+        raise ReleaseError(f"{STUDENT_TEMPLATES / 'README.md'} has no <!-- checks --> marker")
+    return template.replace("<!-- checks -->", points_table(repo).rstrip("\n"))
+
+
 def release(out: Path, repo: Path = REPO, force: bool = False) -> list[Path]:
     """Write the student repository made from ``repo`` into ``out``; return the files written, sorted.
 
@@ -180,8 +218,9 @@ def release(out: Path, repo: Path = REPO, force: bool = False) -> list[Path]:
         "requirements.txt": (repo / "requirements.txt").read_text(encoding="utf-8"),
         "pyproject.toml": student_pyproject((repo / "pyproject.toml").read_text(encoding="utf-8")),
         ".gitignore": STUDENT_GITIGNORE,
-        "README.md": (STUDENT_TEMPLATES / "README.md").read_text(encoding="utf-8"),
-        ".github/workflows/classroom.yml": (STUDENT_TEMPLATES / "classroom.yml").read_text(encoding="utf-8"),
+        "README.md": student_readme(repo),
+        "LAB.md": (repo / "LAB.md").read_text(encoding="utf-8"),
+        ".github/workflows/grade.yml": (STUDENT_TEMPLATES / "grade.yml").read_text(encoding="utf-8"),
     }
     for rel, text in simple.items():
         target = out / rel
@@ -207,7 +246,7 @@ def cmd_release(args: argparse.Namespace) -> int:
         return 2
     print(f"wrote {len(written)} files to {args.out}")
     print(f"next: cd {args.out} && git init && git add -A && git commit -m 'Release' "
-          f"(then push it as the Classroom template repository)")
+          f"(then push it as the template repository of the assignment)")
     return 0
 
 
@@ -216,7 +255,7 @@ def add_command(subparsers) -> None:
     parser = subparsers.add_parser(
         "release", help="write the student template repository (stubs, public tests, workflow) into OUT",
         description="Write the student repository into OUT: exercises/ (stubs), the public tests, "
-                    "requirements, a student README and the GitHub Classroom workflow. "
+                    "requirements, LAB.md, a student README and the Grade workflow. "
                     "Nothing from solutions/ or grader/ goes in.")
     parser.add_argument("out", type=Path, metavar="OUT", help="a new or empty folder")
     parser.add_argument("--force", action="store_true",

@@ -184,6 +184,9 @@ class GradeResult:
     ``{"level": "jail" | "weak", "reason": str}`` (see :mod:`grader.sandbox.jail`).
     ``phases`` holds the seconds of the grading's phases besides the checks
     (``sandbox_start``, ``preflight/<exercise>``), for ``python -m grader bench``.
+    ``provenance`` says where a class grading's files came from:
+    ``{"commit", "server_time", "source"}`` from a server record (see
+    :mod:`grader.server_record`), or ``{}``.
     """
 
     exercises: list[ExerciseResult]
@@ -196,6 +199,7 @@ class GradeResult:
     gpu: str = ""
     isolation: dict[str, str] = field(default_factory=lambda: dict(UNKNOWN_ISOLATION))
     phases: dict[str, float] = field(default_factory=dict)
+    provenance: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
@@ -247,6 +251,7 @@ class GradeResult:
             "integrity": {"flags": list(self.integrity_flags)},
             "isolation": dict(self.isolation),
             "phases": dict(self.phases),
+            "provenance": dict(self.provenance),
         }
 
     @classmethod
@@ -264,4 +269,5 @@ class GradeResult:
             gpu=data.get("gpu", ""),
             isolation=dict(data.get("isolation", UNKNOWN_ISOLATION)),
             phases=dict(data.get("phases", {})),
+            provenance=dict(data.get("provenance", {})),
         )

@@ -122,7 +122,7 @@ class Sandbox:
                              output_limit=int(output_limit))
         self.gpu = bool(gpu)
         self.isolation = jail_isolation(jail)
-        self._uid = _unused_uid() if self.isolation.jailed and os.geteuid() == 0 else None
+        self._uid = None  # set in _lay_out: probes run under a uid of their own where that is possible
 
         self._lock = threading.RLock()
         self._proc: subprocess.Popen | None = None
@@ -156,8 +156,18 @@ class Sandbox:
             os.chmod(folder, 0o555)
         stage_modules(("grader.sandbox.zygote", *self.probe_modules), self.lib_dir)
         if not self.isolation.jailed:
-            for private in ("scratch", "capture"):
-                (self._root / private).mkdir(mode=0o700)
+            (self._root / "scratch").mkdir(mode=0o711)
+            (self._root / "capture").mkdir(mode=0o700)
+        if self.isolation.jailed and os.geteuid() == 0:
+            self._uid = _unused_uid()
+        elif not self.isolation.jailed and _can_switch_uid() and _reachable_by_others(self._weak_paths()):
+            os.chmod(self._root, 0o711)  # the probes' uid must reach code/, lib/ and scratch/
+            self._uid = _unused_uid()
+            self.isolation = jail.Isolation("weak", f"{self.isolation.reason}; probes run under a uid of their own")
+
+    def _weak_paths(self) -> list[str]:
+        """What probes outside a jail must reach: the interpreter and the staged code."""
+        return [*jail.interpreter_paths(), str(self.lib_dir), str(self.code_dir), str(self._root / "scratch")]
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -337,6 +347,30 @@ class Sandbox:
         else:
             how += "; restarted it"
         return ProbeResult(status="crashed" if died else "timeout", error=how)
+
+
+_SWITCH_CAPABILITIES = (6, 7, 0)  # CAP_SETGID, CAP_SETUID, CAP_CHOWN
+
+
+def _can_switch_uid() -> bool:
+    """Whether this process may give its children another uid (root with CAP_SETUID, CAP_SETGID, CAP_CHOWN)."""
+    if os.geteuid() != 0:
+        return False
+    with open("/proc/self/status") as status:
+        effective = next((int(line.split()[1], 16) for line in status if line.startswith("CapEff:")), 0)
+    return all(effective >> bit & 1 for bit in _SWITCH_CAPABILITIES)
+
+
+def _reachable_by_others(paths: list[str]) -> bool:
+    """Whether every folder on the way to each path can be searched by any user (no /root at 0700 on the way)."""
+    for path in paths:
+        for folder in [*Path(path).parents, Path(path)]:
+            try:
+                if not os.stat(folder).st_mode & 0o001:
+                    return False
+            except OSError:
+                return False
+    return True
 
 
 def _is_forkserver(pid: int, zygote: int) -> bool:

@@ -64,7 +64,7 @@ CONTRACT_FILES = ("collate.py", "sharding.py", "seeding.py", "bucketing.py", "to
 EXERCISES = tuple(name[:-3] for name in CONTRACT_FILES)
 RUBRIC = tomllib.loads((REPO / "grader" / "rubric.toml").read_text())
 REPORT_KEYS = {"schema_version", "score", "max_score", "seed", "duration_s", "submission", "started_at",
-               "grader_version", "gpu", "exercises", "integrity", "isolation", "phases"}
+               "grader_version", "gpu", "exercises", "integrity", "isolation", "phases", "provenance"}
 EXERCISE_KEYS = {"name", "score", "max_score", "note", "checks"}
 CHECK_KEYS = {"name", "status", "score", "max_score", "message"}
 STATUSES = {"passed", "failed", "error", "timeout", "skipped"}

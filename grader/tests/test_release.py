@@ -69,7 +69,7 @@ def released(tmp_path_factory) -> Path:
 
 def test_release_contains_the_student_repository(released):
     names = {str(p.relative_to(released)) for p in released_files(released)}
-    expected = {"README.md", "requirements.txt", "pyproject.toml", ".gitignore", ".github/workflows/classroom.yml",
+    expected = {"README.md", "LAB.md", "requirements.txt", "pyproject.toml", ".gitignore", ".github/workflows/grade.yml",
                 "tests/conftest.py", "exercises/__init__.py", "exercises/lab.py"}
     expected |= {f"exercises/{name}.py" for name in ("collate", "sharding", "seeding", "bucketing", "tokens")}
     assert expected <= names
@@ -79,6 +79,22 @@ def test_release_contains_the_student_repository(released):
             assert (released / folder / source.name).read_bytes() == source.read_bytes(), f"{folder}/{source.name}"
     assert (released / "requirements.txt").read_bytes() == (REPO / "requirements.txt").read_bytes()
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
+    assert (released / "LAB.md").read_bytes() == (REPO / "LAB.md").read_bytes()
+
+
+def test_student_readme_lists_every_check_with_its_points(released):
+    """Generated from the rubric: every check of every exercise, its points, and the exercise totals."""
+    from grader.rubric import load_rubric
+
+    readme = (released / "README.md").read_text()
+    assert "<!-- checks -->" not in readme and "LAB.md" in readme
+    sections = readme.split("\n**")
+    for exercise, checks in load_rubric().items():
+        total = sum(entry.points for entry in checks.values())
+        section = next(part for part in sections if part.startswith(f"{exercise}** ({total:g} points)"))
+        for name, entry in checks.items():
+            row = next((line for line in section.splitlines() if line.startswith(f"| `{name}` |")), None)
+            assert row is not None and row.endswith(f"| {entry.points:g} |"), f"{exercise}/{name}: {row}"
 
 
 def solution_leaks(root: Path) -> list[str]:
@@ -109,7 +125,7 @@ def test_the_leak_scan_finds_a_leak(released, tmp_path):
 
 def test_nothing_of_grader_or_solutions_reaches_the_release(released):
     templates = {(REPO / "grader" / "templates" / "student" / name).read_bytes()
-                 for name in ("README.md", "classroom.yml")}
+                 for name in ("README.md", "grade.yml")}
     private = {p.read_bytes() for folder in ("grader", "solutions") for p in (REPO / folder).rglob("*")
                if p.is_file() and ".node" not in p.parts and "__pycache__" not in p.parts} - templates
     # Files of solutions/ without a solution region are exercises/ files by design (lab.py, __init__.py).

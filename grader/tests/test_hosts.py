@@ -1,0 +1,215 @@
+"""The autograders for Classroom 50 and Gradescope, run for real on this machine.
+
+* Classroom 50: ``python -m grader classroom50`` writes the bundle; its
+  ``autograder.py`` runs as Classroom 50's runner starts it (no arguments, in
+  the student's checkout, with the runner's environment), and its
+  ``result.json`` is checked as the runner checks it: the schema written from
+  the ``classroom50/result/v1`` contract (grader/tests/schemas/), then the
+  rules the runner applies in code (identity equal to its environment, whole
+  points, ``score <= max-score``) and the convention that totals are sums.
+* Gradescope: ``python -m grader gradescope`` writes the zip; its
+  ``run_autograder`` runs in a simulated ``/autograder`` tree (a bubblewrap
+  sandbox: the zip at /autograder/source, the submission at
+  /autograder/submission, a writable /autograder/results; the container's
+  capabilities dropped, as Gradescope's containers have no room for a jail of
+  our own), and results.json is checked against the schema written from
+  Gradescope's specification.
+
+``setup.sh`` is not run (it installs with apt on Gradescope's Ubuntu image);
+the sandbox's Python is this virtual environment's. Each host gets the
+reference solutions (full marks, all tests passed), the stubs (no points) and
+a partly wrong or hostile submission. Slow: a grading each.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from grader.bundles import classroom50_bundle, gradescope_zip
+from grader.release import release
+from grader.sandbox import jail
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMAS = Path(__file__).with_name("schemas")
+CORPUS = Path(__file__).with_name("corpus")
+FILES = ("collate.py", "sharding.py", "seeding.py", "bucketing.py", "tokens.py")
+C50_ENV = {"CLASSROOM": "ml-2026", "ASSIGNMENT": "dataloading", "OWNER": "ada", "USERNAME": "ada",
+           "SUBMISSION_TAG": "submit/2026-11-30T10-00-00Z-abcdef1", "ASSIGNMENT_TYPE": "individual",
+           "COMMIT_URL": "https://github.com/org/ml-2026-dataloading-ada/commit/abcdef1",
+           "RELEASE_URL": "https://github.com/org/ml-2026-dataloading-ada/releases/tag/submit/x",
+           "REVIEW_URL": "https://github.com/org/ml-2026-dataloading-ada/commit/abcdef1",
+           "MODE": "individual", "PAGES_BASE_URL": "https://org.github.io/classroom50"}
+
+pytestmark = pytest.mark.slow
+
+
+def validate(instance, schema_name: str) -> None:
+    import jsonschema
+
+    schema = json.loads((SCHEMAS / schema_name).read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.Draft202012Validator(schema).validate(instance)
+
+
+def submission_files(kind: str, dest: Path) -> Path:
+    """The five files of a submission: "solutions", "stubs", or "partly_wrong" (one wrong answer in collate)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    source = REPO / ("exercises" if kind == "stubs" else "solutions")
+    for name in FILES:
+        shutil.copyfile(source / name, dest / name)
+    if kind == "partly_wrong":
+        shutil.copyfile(CORPUS / "wrong" / "collate" / "left_padding.py", dest / "collate.py")
+    if kind == "hostile":
+        shutil.copyfile(CORPUS / "hostile" / "many_flags" / "collate.py", dest / "collate.py")
+    return dest
+
+
+# --------------------------------------------------------------------------
+# Classroom 50
+# --------------------------------------------------------------------------
+
+
+def runner_checks(result: dict, env: dict) -> None:
+    """What Classroom 50's runner checks in code, beyond the schema (its validate_result)."""
+    assert result["classroom"] == env["CLASSROOM"] and result["assignment"] == env["ASSIGNMENT"]
+    assert result["owner"].lower() == env["OWNER"].lower()
+    assert result["submission"].startswith("submit/")
+    for key in ("score", "max-score"):
+        assert type(result[key]) is int and result[key] >= 0, key
+    assert result["score"] <= result["max-score"]
+    for test in result["tests"]:
+        assert type(test["score"]) is int and type(test["max-score"]) is int and type(test["passed"]) is bool
+        assert 0 <= test["score"] <= test["max-score"]
+    # The convention the runner's templates follow: totals are the sums.
+    assert result["score"] == sum(t["score"] for t in result["tests"])
+    assert result["max-score"] == sum(t["max-score"] for t in result["tests"])
+
+
+def runner_status(result: dict) -> str:
+    """The status the runner derives when the autograder writes none: success when every test passed."""
+    return "success" if all(t["passed"] for t in result["tests"]) else "failure"
+
+
+@pytest.fixture(scope="module")
+def classroom50(tmp_path_factory):
+    """The bundle, as Classroom 50's runner extracts it (its folder is CLASSROOM50_BUNDLE_DIR)."""
+    bundle = tmp_path_factory.mktemp("c50") / "dataloading"
+    classroom50_bundle(bundle)
+    return bundle
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("kind", ["solutions", "stubs", "partly_wrong"])
+def test_classroom50_autograder_on_a_student_checkout(classroom50, kind, tmp_path):
+    bundle = classroom50
+    checkout = tmp_path / "ml-2026-dataloading-ada"
+    release(checkout)
+    submission_files(kind, checkout / "exercises")
+    output, summary = tmp_path / "github_output", tmp_path / "summary.md"
+    env = {**os.environ, **C50_ENV, "CLASSROOM50_BUNDLE_DIR": str(bundle), "GITHUB_OUTPUT": str(output),
+           "GITHUB_STEP_SUMMARY": str(summary), "PYTHONPATH": ""}
+    done = subprocess.run([sys.executable, str(bundle / "autograder.py")], cwd=checkout, env=env,
+                          capture_output=True, text=True, timeout=540)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    result = json.loads((checkout / "result.json").read_text())
+    validate(result, "classroom50-result-v1.schema.json")
+    runner_checks(result, C50_ENV)
+    body = (checkout / "release-body.md").read_text()
+    assert body.startswith("## Autograder:")
+    names = [t["test-name"] for t in result["tests"]]
+    if kind == "solutions":
+        assert not any("pin_memory_on_gpu" in name for name in names), "a check that cannot run here is left out"
+        assert result["score"] == result["max-score"] == 100 and runner_status(result) == "success"
+        assert "❌" not in body.split("<sub>")[0] and "🟡" not in body.split("<sub>")[0]
+    elif kind == "stubs":
+        assert result["score"] == 0 and runner_status(result) == "failure"
+    else:
+        assert 0 < result["score"] < result["max-score"]
+        collate = [t for t in result["tests"] if t["test-name"].startswith("collate/") and not t["passed"]]
+        assert collate and all("message" in t for t in collate)
+
+
+def test_classroom50_bundle_holds_the_grader_and_no_solution(classroom50):
+    bundle = classroom50
+    names = {str(p.relative_to(bundle)) for p in bundle.rglob("*") if p.is_file()}
+    assert {"autograder.py", "requirements.txt", "README.md", "grader/cli.py"} <= names
+    assert not any(n.startswith(("solutions/", "grader/tests/")) for n in names)
+    readme = (bundle / "README.md").read_text()
+    assert '"apt": [' in readme and '"bubblewrap"' in readme and '"python": "3.11"' in readme
+
+
+# --------------------------------------------------------------------------
+# Gradescope
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def gradescope_source(tmp_path_factory):
+    """The autograder zip, extracted as Gradescope does into /autograder/source."""
+    folder = tmp_path_factory.mktemp("gradescope")
+    names = gradescope_zip(folder / "autograder.zip")
+    assert {"setup.sh", "run_autograder", "gradescope_run.py", "requirements.txt", "grader/cli.py"} <= set(names)
+    source = folder / "source"
+    with zipfile.ZipFile(folder / "autograder.zip") as archive:
+        archive.extractall(source)
+        for info in archive.infolist():  # zipfile does not restore modes
+            os.chmod(source / info.filename, info.external_attr >> 16 & 0o777)
+    return source
+
+
+def run_in_autograder(source: Path, submission: Path, results: Path, python: str = sys.executable) -> subprocess.CompletedProcess:
+    """``/autograder/run_autograder`` in a simulated /autograder, as root without capabilities."""
+    if not jail.isolation().jailed:
+        pytest.skip(f"simulating /autograder needs bubblewrap: {jail.isolation().reason}")
+    args = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL"]
+    args += jail._system_binds()
+    for path in jail.interpreter_paths():
+        args += ["--ro-bind", path, path]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", str(source), "/autograder/source",
+             "--ro-bind", str(submission), "/autograder/submission", "--bind", str(results), "/autograder/results",
+             "--chdir", "/autograder", "--setenv", "GRADER_PYTHON", python, "--setenv", "HOME", "/tmp",
+             "--", "/autograder/source/run_autograder"]
+    return subprocess.run(args, capture_output=True, text=True, timeout=540)
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("kind", ["solutions", "stubs", "hostile"])
+def test_gradescope_run_autograder_in_a_simulated_container(gradescope_source, kind, tmp_path):
+    submission = submission_files(kind, tmp_path / "submission")
+    results = tmp_path / "results"
+    results.mkdir()
+    done = run_in_autograder(gradescope_source, submission, results)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    data = json.loads((results / "results.json").read_text())
+    validate(data, "gradescope-results.schema.json")
+    assert data["stdout_visibility"] == "hidden" and data["output_format"] == "md"
+    assert data["score"] == pytest.approx(sum(t["score"] for t in data["tests"]))
+    assert "WEAK" in data["extra_data"]["isolation"], "no jail fits in a container without capabilities"
+    if kind == "solutions":
+        assert data["score"] == 100 and all(t["status"] == "passed" for t in data["tests"])
+        assert not any("pin_memory_on_gpu" in t["name"] for t in data["tests"]), "a check that cannot run here is left out"
+    elif kind == "stubs":
+        assert data["score"] == 0 and all(t["status"] == "failed" for t in data["tests"])
+    else:
+        collate = [t for t in data["tests"] if t["name"].startswith("collate/")]
+        assert all(t["score"] == 0 for t in collate) and len(data["extra_data"]["integrity_flags"]) <= 40
+
+
+def test_gradescope_results_even_without_a_python(gradescope_source, tmp_path):
+    """setup.sh failed, say: run_autograder still leaves a valid results.json with 0 and the reason."""
+    results = tmp_path / "results"
+    results.mkdir()
+    done = run_in_autograder(gradescope_source, submission_files("solutions", tmp_path / "s"), results,
+                             python="/nonexistent/python")
+    assert done.returncode == 0
+    data = json.loads((results / "results.json").read_text())
+    validate(data, "gradescope-results.schema.json")
+    assert data["score"] == 0 and "could not start" in data["output"]

@@ -1,0 +1,70 @@
+"""The report a person reads in a terminal or a CI log."""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+from grader.results import GradeResult
+from grader.writers.text import clean, cut, isolation_text, one_line, pct, pts, replay_hint, secs
+
+_SYMBOLS_UNICODE = {"passed": "✓", "failed": "✗", "error": "!", "timeout": "⧖", "skipped": "…"}
+_SYMBOLS_ASCII = {"passed": "+", "failed": "x", "error": "!", "timeout": "T", "skipped": "-"}
+_COLORS = {"passed": "32", "failed": "31", "error": "31", "timeout": "33", "skipped": "90"}
+
+
+def _stdout_supports_unicode() -> bool:
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        "".join(_SYMBOLS_UNICODE.values()).encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def to_console(result: GradeResult, color: bool = False, unicode: Optional[bool] = None) -> str:
+    """A human-readable report, ending with a newline.
+
+    Layout: a header (score/max, seed with the replay hint, duration,
+    submission/GPU/grader version when set, isolation); per exercise a line
+    with its score and note, then one line per check (status symbol, name,
+    points, and the status word when not passed) with the message of every
+    check that did not pass indented below it (cut at MESSAGE_LIMIT). A
+    skipped check (one that cannot run here) shows its reason in grey and is
+    not a failure. Integrity flags, if any, come last.
+
+    ``color`` adds ANSI colours; ``unicode`` picks ✓/✗ over ASCII symbols
+    (``None``: whatever ``sys.stdout`` can encode).
+    """
+    use_unicode = _stdout_supports_unicode() if unicode is None else unicode
+    symbols = _SYMBOLS_UNICODE if use_unicode else _SYMBOLS_ASCII
+    rule = ("─" if use_unicode else "-") * 60
+
+    def paint(code: str, text: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if color else text
+
+    lines = [rule, paint("1", f"Score: {pts(result.score)} / {pts(result.max_score)} ({pts(pct(result.score, result.max_score))}%)"),
+             f"Seed: {result.seed} ({replay_hint(result.seed)})", f"Duration: {secs(result.duration_s)} s"]
+    for label, value in (("Submission", result.submission), ("Started", result.started_at),
+                         ("GPU", result.gpu), ("Grader", result.grader_version)):
+        if value:
+            lines.append(f"{label}: {one_line(clean(value))}")
+    lines += [f"Isolation: {isolation_text(result)}", rule]
+
+    width = max((len(c.name) for c in result.checks()), default=10)
+    for ex in result.exercises:
+        lines += ["", paint("1", f"{ex.name}: {pts(ex.score)} / {pts(ex.max_score)}")]
+        if ex.note:
+            lines.append(f"  note: {one_line(clean(ex.note))}")
+        for c in ex.checks:
+            tail = "" if c.passed else f"  ({'not run' if c.status == 'skipped' else c.status})"
+            lines.append(f"  {paint(_COLORS[c.status], symbols[c.status])} {one_line(clean(c.name)).ljust(width)}  "
+                         f"{pts(c.score)}/{pts(c.max_score)}{tail}")
+            if not c.passed and c.message:
+                lines += [paint("90", f"      {line}".rstrip()) if c.status == "skipped" else f"      {line}".rstrip()
+                          for line in cut(clean(c.message)).split("\n")]
+    if result.integrity_flags:
+        lines += ["", rule, paint("33;1", "INTEGRITY FLAGS (for the instructor):")]
+        lines += [f"  - {one_line(cut(clean(flag)))}" for flag in result.integrity_flags]
+    lines.append(rule)
+    return "\n".join(lines) + "\n"

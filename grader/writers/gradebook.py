@@ -1,0 +1,134 @@
+"""The instructor's class views: the gradebook CSV and the class summary in Markdown."""
+
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+from collections import Counter
+from typing import Iterable, Optional, Tuple
+
+from grader.results import EXERCISES, GradeResult
+from grader.writers.markdown import md_inline
+from grader.writers.text import clean, pct, pts, secs
+
+#: A gradebook row: (student name, result or None when the grader failed, error message).
+GradebookRow = Tuple[str, Optional[GradeResult], str]
+
+GRADEBOOK_COLUMNS = ("student", "score", "max_score", *EXERCISES, "integrity_flags",
+                     "seed", "duration_s", "status", "isolation", "commit", "server_time", "submitted_via",
+                     "submission", "error")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value: object) -> str:
+    """A text cell safe to open in a spreadsheet: control characters removed
+    and a leading ``'`` added when it starts like a formula (= + - @)."""
+    s = clean(value).replace("\n", " ").replace("\t", " ")
+    return "'" + s if s.startswith(_FORMULA_START) else s
+
+
+def gradebook_csv(rows: Iterable[GradebookRow]) -> str:
+    """The class gradebook: a header then one row per ``(student, result,
+    error_message)`` tuple, columns :data:`GRADEBOOK_COLUMNS`.
+
+    Graded rows (result is not None) have ``status`` "graded", scores rounded
+    to 2 decimals, one column per standard exercise (empty when the result has
+    no such exercise), integrity flags joined with "; ". Rows whose result is
+    None have ``status`` "grader error", empty score columns and the message
+    in ``error``. Every text cell is protected against formula injection.
+    """
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=GRADEBOOK_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for student, result, error in rows:
+        row = {col: "" for col in GRADEBOOK_COLUMNS}
+        row["student"] = _csv_cell(student)
+        row["error"] = _csv_cell(error or "")
+        if result is None:
+            row["status"] = "grader error"
+        else:
+            row.update(score=pts(result.score), max_score=pts(result.max_score),
+                       seed=str(result.seed), duration_s=secs(result.duration_s),
+                       status="graded", submission=_csv_cell(result.submission),
+                       isolation=result.isolation["level"], commit=_csv_cell(result.provenance.get("commit", "")),
+                       server_time=_csv_cell(result.provenance.get("server_time", "")),
+                       submitted_via=_csv_cell(result.provenance.get("source", "")),
+                       integrity_flags=_csv_cell("; ".join(result.integrity_flags)))
+            for name in EXERCISES:
+                ex = result.exercise(name)
+                row[name] = pts(ex.score) if ex is not None else ""
+        writer.writerow(row)
+    return buf.getvalue()
+
+
+_BANDS = [(lo, lo + 9) for lo in range(0, 90, 10)] + [(90, 100)]
+
+
+def _band_index(percent: float) -> int:
+    return min(int(max(percent, 0.0) // 10), 9)
+
+
+def class_summary_markdown(rows: Iterable[GradebookRow], bar_width: int = 40) -> str:
+    """A Markdown overview of the class for the instructor.
+
+    Sections: counts (graded, grader errors) and score statistics (mean,
+    median, min, max, as points and %) over graded rows; a histogram of
+    percentage bands 0-9 … 80-89, 90-100 with a text bar (scaled so the largest
+    band is ``bar_width`` blocks); the mean score per exercise; the 10 checks
+    most often failed, errored or timed out (skipped checks, such as GPU
+    checks on a CPU runner, do not count) ("exercise/check", count, % of graded students), ties
+    broken by name.
+    """
+    rows = list(rows)
+    graded = [r for _, r, _ in rows if r is not None]
+    errors = len(rows) - len(graded)
+    out = ["## Class summary", ""]
+    out.append(f"Students: {len(rows)} · graded: {len(graded)} · grader errors: {errors}")
+    out.append("")
+    if not graded:
+        out.append("No graded submissions.")
+        return "\n".join(out) + "\n"
+
+    scores = [r.score for r in graded]
+    maxima = [r.max_score for r in graded]
+    percents = [pct(r.score, r.max_score) for r in graded]
+    max_label = pts(maxima[0]) if len(set(maxima)) == 1 else "varies"
+    out += ["| Statistic | Score | % |", "| --- | ---: | ---: |"]
+    for label, fn in (("mean", statistics.fmean), ("median", statistics.median), ("min", min), ("max", max)):
+        out.append(f"| {label} | {pts(fn(scores))} | {pts(fn(percents))} |")
+    out.append(f"| max possible | {max_label} | 100 |")
+    out.append("")
+
+    out += ["### Distribution", "", "| Band (%) | Count | |", "| --- | ---: | --- |"]
+    counts = Counter(_band_index(p) for p in percents)
+    biggest = max(counts.values())
+    for i, (lo, hi) in enumerate(_BANDS):
+        n = counts.get(i, 0)
+        bar = "█" * (round(n * bar_width / biggest) if n else 0)
+        if n and not bar:
+            bar = "▏"
+        out.append(f"| {lo}-{hi} | {n} | {bar} |")
+    out.append("")
+
+    names = list(EXERCISES) + sorted({e.name for r in graded for e in r.exercises} - set(EXERCISES))
+    out += ["### Per exercise", "", "| Exercise | Mean | Max | Mean % |", "| --- | ---: | ---: | ---: |"]
+    for name in names:
+        present = [e for e in (r.exercise(name) for r in graded) if e is not None]
+        if not present:
+            continue
+        mean = statistics.fmean(e.score for e in present)
+        top = max(e.max_score for e in present)
+        out.append(f"| {md_inline(name)} | {pts(mean)} | {pts(top)} | {pts(pct(mean, top))} |")
+    out.append("")
+
+    missed = Counter(f"{e.name}/{c.name}" for r in graded for e in r.exercises
+                     for c in e.checks if c.status not in ("passed", "skipped"))
+    out += ["### Checks most often failed", ""]
+    if not missed:
+        out.append("Every check passed for every graded student.")
+    else:
+        out += ["| Check | Students | % |", "| --- | ---: | ---: |"]
+        for key, n in sorted(missed.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:
+            out.append(f"| {md_inline(key)} | {n} | {pts(100.0 * n / len(graded))} |")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,79 @@
+"""Gradescope's ``/autograder/results/results.json`` (Autograder Specifications).
+
+One test per check that ran; a check that cannot run on this machine (a GPU
+check on Gradescope's CPU containers) is left out, since Gradescope's tests
+are either "passed" or "failed". Outputs are Markdown (``output_format``
+"md"): student text only ever appears inside fenced code blocks or escaped.
+"""
+
+from __future__ import annotations
+
+import json
+
+from grader.results import CheckResult, GradeResult
+from grader.writers.markdown import md_code_block, md_inline
+from grader.writers.text import clean, cut, isolation_text, pts, replay_hint, scored
+
+
+def _test_output(check: CheckResult) -> str:
+    parts = []
+    if check.description:
+        parts.append(md_inline(check.description))
+    if not check.passed:
+        parts.append(f"**{check.status}**")
+        if check.message:
+            parts.append(md_code_block(cut(clean(check.message))))
+        if check.output:
+            parts += ["Output of your code:", md_code_block(cut(clean(check.output)))]
+    return "\n\n".join(parts)
+
+
+def gradescope_payload(result: GradeResult) -> dict:
+    """The ``results.json`` object.
+
+    Top level: ``score`` (the sum of the tests' scores), ``execution_time``
+    (int seconds), ``output`` (a Markdown summary), ``output_format`` and
+    ``test_output_format`` "md", ``test_name_format`` "text", ``visibility``
+    "visible", ``stdout_visibility`` "hidden", ``extra_data`` (seed, grader
+    version, isolation, integrity flags: stored, not shown to students) and
+    ``tests``. Each test: ``name`` ("exercise/check"), ``number``
+    ("<exercise#>.<check#>"), ``score``, ``max_score``, ``status``
+    "passed"|"failed", ``output``, ``visibility`` (from the rubric), ``tags``.
+    """
+    tests = []
+    for i, ex in enumerate(result.exercises, start=1):
+        keep = {id(c) for c in scored(ex.checks)}
+        for j, c in enumerate(ex.checks, start=1):
+            if id(c) not in keep:
+                continue
+            tests.append({"name": f"{ex.name}/{c.name}", "number": f"{i}.{j}", "score": c.score, "max_score": c.max_score,
+                          "status": "passed" if c.passed else "failed", "output": _test_output(c),
+                          "visibility": c.visibility, "tags": [ex.name]})
+    summary = [f"**Score {pts(result.score)} / {pts(result.max_score)}.** Seed `{result.seed}` ({replay_hint(result.seed)}).", ""]
+    summary += [f"- {md_inline(ex.name)}: {pts(ex.score)} / {pts(ex.max_score)}" + (f" ({md_inline(ex.note)})" if ex.note else "")
+                for ex in result.exercises]
+    return {
+        "score": float(sum(t["score"] for t in tests)),
+        "execution_time": int(round(result.duration_s)),
+        "output": "\n".join(summary),
+        "output_format": "md",
+        "test_output_format": "md",
+        "test_name_format": "text",
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "extra_data": {"seed": result.seed, "grader_version": result.grader_version, "started_at": result.started_at,
+                       "gpu": result.gpu, "isolation": isolation_text(result),
+                       "integrity_flags": [clean(f) for f in result.integrity_flags]},
+        "tests": tests,
+    }
+
+
+def to_gradescope(result: GradeResult) -> str:
+    """:func:`gradescope_payload` as JSON text, for ``/autograder/results/results.json``."""
+    return json.dumps(gradescope_payload(result), indent=2, ensure_ascii=False) + "\n"
+
+
+def failure_payload(reason: str) -> dict:
+    """A valid results.json for a grading that could not run at all: score 0 and why."""
+    return {"score": 0.0, "output": f"The autograder could not grade this submission: {clean(reason)[:2000]}",
+            "output_format": "text", "stdout_visibility": "hidden", "tests": []}

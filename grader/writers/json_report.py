@@ -1,0 +1,25 @@
+"""The lossless report: ``GradeResult.to_dict()`` as JSON (the grade of record, read back by batch)."""
+
+from __future__ import annotations
+
+import json
+
+from grader.results import GradeResult
+
+
+def to_json(result: GradeResult) -> str:
+    """``result.to_dict()`` as JSON (indent 2, key order kept, UTF-8 text kept).
+
+    Guaranteed shape (extra keys may appear)::
+
+        {"score": float, "max_score": float, "seed": int, "duration_s": float,
+         "exercises": [{"name": str, "score": float, "max_score": float,
+                        "checks": [{"name": str, "status": <one of STATUSES>,
+                                    "score": float, "max_score": float,
+                                    "message": str}]}],
+         "integrity": {"flags": [str, ...]},
+         "isolation": {"level": "jail" | "weak", "reason": str}}
+
+    ``GradeResult.from_dict(json.loads(to_json(r))) == r``.
+    """
+    return json.dumps(result.to_dict(), indent=2, sort_keys=False, ensure_ascii=False) + "\n"

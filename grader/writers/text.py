@@ -1,0 +1,81 @@
+"""Text helpers shared by the writers: cleaning, cutting, numbers, the isolation line.
+
+Every writer is a presentation of :class:`~grader.results.GradeResult`. The
+result model has already cleaned student text (:func:`grader.text.clean_text`);
+:func:`clean` is applied again here, so a writer is safe even for a result
+built elsewhere.
+"""
+
+from __future__ import annotations
+
+import math
+
+from grader.results import CheckResult, ExerciseResult, GradeResult
+from grader.text import clean_text
+
+#: Messages longer than this (in characters) are cut in every human-facing writer.
+MESSAGE_LIMIT = 1500
+
+
+def clean(text: object) -> str:
+    """Printable, inert text (see :func:`grader.text.clean_text`)."""
+    return clean_text(text)
+
+
+def cut(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` cut to at most ``limit`` characters plus a note saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rstrip() + f"\n… [cut: {len(text) - limit} more characters]"
+
+
+def one_line(text: str) -> str:
+    """Whitespace (newlines included) collapsed to single spaces."""
+    return " ".join(text.split())
+
+
+def pts(x: float) -> str:
+    """A score for display: rounded to 2 decimals, no trailing zeros ("12.5", "20")."""
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return str(x)
+    s = f"{round(float(x), 2):.2f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+def secs(x: float) -> str:
+    return f"{float(x):.2f}"
+
+
+def pct(score: float, max_score: float) -> float:
+    return 100.0 * score / max_score if max_score else 0.0
+
+
+def replay_hint(seed: int) -> str:
+    return f"replay with --seed {seed}"
+
+
+def isolation_text(result: GradeResult) -> str:
+    """"jail (how)" or "WEAK, not a grade of record (why)" for the report headers."""
+    level, reason = result.isolation["level"], one_line(clean(result.isolation["reason"]))
+    return f"jail ({reason})" if level == "jail" else f"WEAK, not a grade of record ({reason})"
+
+
+def ran(checks: list[CheckResult]) -> list[CheckResult]:
+    """The checks that ran: every status but "skipped" (a GPU check on a CPU runner, say)."""
+    return [c for c in checks if c.status != "skipped"]
+
+
+def scored(checks: list[CheckResult]) -> list[CheckResult]:
+    """The checks a points-only consumer (Gradescope, Classroom 50) is given.
+
+    A skipped check worth nothing (a GPU check on a CPU runner) is left out:
+    it is neither a pass nor a failure. A skipped check worth points (not run
+    after --fail-fast) stays, so the maximum is honest, and counts as not passed.
+    """
+    return [c for c in checks if c.status != "skipped" or c.max_score]
+
+
+def all_ran_passed(result: GradeResult | ExerciseResult) -> bool:
+    """True when every check that ran passed (skipped checks are neither passes nor failures)."""
+    checks = result.checks() if isinstance(result, GradeResult) else result.checks
+    return all(c.passed for c in ran(checks))
