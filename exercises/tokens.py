@@ -80,7 +80,8 @@ class TokenWindows(Dataset):
         exists (automatic batching). ``indices`` is a list of ints, each
         valid for ``ds[i]``; an invalid one raises ``IndexError`` as
         ``ds[i]`` would. Returns a list of ``(x, y)`` pairs equal to the
-        per-item reads, so ``default_collate`` builds the same batch. The
+        per-item reads, so ``default_collate`` builds the same batch; no
+        indices give ``[]``, even for an empty file. The
         tokens of all the windows are taken from the memmap with one gather
         (one fancy-indexing read of a ``(len(indices), block_size + 1)``
         block), not one read per window, and widened to int64 once.

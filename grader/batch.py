@@ -44,7 +44,7 @@ from pathlib import Path
 
 from grader.report_files import write_text
 from grader.results import GradeResult
-from grader.sandbox import CONTRACT_FILES
+from grader.registry import CONTRACT_FILES
 from grader.sandbox.jail import isolation
 from grader.server_record import parse_time, read_record
 from grader.writers import class_summary_markdown, gradebook_csv, to_json

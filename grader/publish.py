@@ -44,6 +44,7 @@ def publish(out: Path, repo: Path = REPO, force: bool = False) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     shutil.copytree(repo / "grader", out / "grader", ignore=shutil.ignore_patterns(*LEFT_OUT))
     shutil.copy(repo / "requirements.txt", out / "requirements.txt")
+    shutil.copy(repo / "lab.toml", out / "lab.toml")  # the registry of exercises (grader/registry.py)
     (out / "README.md").write_text(README, encoding="utf-8")
     return sorted(p for p in out.rglob("*") if p.is_file() and ".git" not in p.parts)
 

@@ -16,6 +16,7 @@ path in OUT                                where it comes from
 ``README.md``                              ``grader/templates/student/README.md``, with the
                                            checks and their points (grader/rubric.toml)
 ``LAB.md``                                 ``LAB.md`` (the handout)
+``lab.toml``                               ``lab.toml`` (the exercises; tests/conftest.py reads it)
 ``.github/workflows/grade.yml``            ``grader/templates/student/grade.yml``
 =========================================  =================================================
 
@@ -220,6 +221,7 @@ def release(out: Path, repo: Path = REPO, force: bool = False) -> list[Path]:
         ".gitignore": STUDENT_GITIGNORE,
         "README.md": student_readme(repo),
         "LAB.md": (repo / "LAB.md").read_text(encoding="utf-8"),
+        "lab.toml": (repo / "lab.toml").read_text(encoding="utf-8"),
         ".github/workflows/grade.yml": (STUDENT_TEMPLATES / "grade.yml").read_text(encoding="utf-8"),
     }
     for rel, text in simple.items():

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader import registry
 from grader.text import clean_text
 
 __all__ = [
@@ -44,8 +45,8 @@ STATUSES = ("passed", "failed", "error", "timeout", "skipped")
 #: Gradescope's visibility values (also used by our own writers).
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 
-#: The lab's exercises, in the order they are graded and reported.
-EXERCISES = ("collate", "sharding", "seeding", "bucketing", "tokens")
+#: The lab's exercises, in the order they are graded and reported (from lab.toml).
+EXERCISES = registry.EXERCISES
 
 #: Version of the dict/JSON layout produced by :meth:`GradeResult.to_dict`.
 SCHEMA_VERSION = 2

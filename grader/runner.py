@@ -27,14 +27,16 @@ from pathlib import Path
 
 import pytest
 
-from grader.checks.support import LAB_SECTIONS, CheckFailed, Context, ProbeProblem
+from grader.checks.support import CheckFailed, Context, ProbeProblem, where_to_look
 from grader.results import EXERCISES, CheckResult, ExerciseResult, GradeResult
 from grader.rubric import DEFAULT_RUBRIC, load_rubric
-from grader.sandbox import CONTRACT_FILES, Sandbox
+from grader import registry
+from grader.registry import CONTRACT_FILES
+from grader.sandbox import Sandbox
 from grader.text import clean_text
 
 CHECKS_DIR = Path(__file__).with_name("checks")
-PROBE_MODULES = tuple(f"grader.probes.{name}" for name in ("common", *EXERCISES))
+PROBE_MODULES = ("grader.probes.common", *(entry.probe for entry in registry.REGISTRY))
 PREFLIGHT_TIMEOUT_S = 20.0
 CPU_MEMORY_MB = 4096
 GPU_MEMORY_MB = 1 << 20
@@ -175,7 +177,8 @@ def _preflight(sandbox: Sandbox, exercise: str) -> str:
     if all(v.startswith("not implemented") for v in entries.data.values()):
         names = list(entries.data)
         verb = "raises" if len(names) == 1 else "raise"
-        return f"not implemented yet: {', '.join(names)} still {verb} NotImplementedError (start with the docstrings in {filename})"
+        return (f"not implemented yet: {', '.join(names)} still {verb} NotImplementedError (start with the docstrings in "
+                f"{filename}, then {registry.exercise(exercise).pointer})")
     return ""
 
 
@@ -310,7 +313,7 @@ def _exercise_result(exercise: str, entries: dict, plugin: ChecksPlugin, note: s
             raise GraderFault(f"rubric check {exercise}.{name} has no check function in grader/checks/check_{exercise}.py")
         message = outcome.message
         if outcome.status not in ("passed", "skipped") and not note:
-            message = f"{message}\nWhere to look: {LAB_SECTIONS[exercise]}."
+            message = f"{message}\nWhere to look: {where_to_look(exercise)}."
         checks.append(CheckResult(
             name=name, exercise=exercise, status=outcome.status,
             score=entry.points if outcome.status == "passed" else 0.0, max_score=entry.points,

@@ -22,18 +22,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from grader.registry import CONTRACT_FILES
+
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
-GENERATED_FILES = (
-    "__init__.py",
-    "collate.py",
-    "sharding.py",
-    "seeding.py",
-    "bucketing.py",
-    "tokens.py",
-    "lab.py",
-    "bench.py",
-)
+GENERATED_FILES = ("__init__.py", *CONTRACT_FILES, "lab.py", "bench.py")
 _SCOPE = re.compile(r"^(\s*)(?:async\s+def|def|class)\s+(\w+)")
 _LAB_POINTER = re.compile(r"^Handout:\s*(.+?)\.?\s*$", re.MULTILINE)
 

@@ -1,4 +1,7 @@
-"""The lab's four experiments, run on this package's code (LAB.md, "Experiment (a)" to "(d)").
+"""The lab's four experiments, run on this package's code.
+
+See LAB.md, "Experiment (a): sharding", "Experiment (b): seeding", "Experiment (c): bucketing"
+and "Experiment (d): throughput".
 
     python -m exercises.lab                 # your code
     python -m exercises.lab --only c        # one experiment

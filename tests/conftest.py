@@ -15,12 +15,22 @@ import contextlib
 import importlib
 import os
 import re
+import tomllib
 import types
+from pathlib import Path
 
 import pytest
 
-EXERCISES = ("collate", "sharding", "seeding", "bucketing", "tokens")
+#: The exercises, from lab.toml at the top of the repository (the lab's one list of them).
+LAB = tomllib.loads((Path(__file__).resolve().parent.parent / "lab.toml").read_text(encoding="utf-8"))["exercise"]
+EXERCISES = tuple(entry["name"] for entry in LAB)
 _NOT_DONE = re.compile(r"[\w.]+: [\w.]+ is not implemented yet[^\n]*")
+
+
+def pytest_configure(config):
+    """One marker per exercise (``pytest -m collate``), named in lab.toml."""
+    for number, entry in enumerate(LAB, start=1):
+        config.addinivalue_line("markers", f"{entry['name']}: exercise {number}, {', '.join(entry['entry_points'])}")
 
 
 def pytest_addoption(parser):

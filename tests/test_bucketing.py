@@ -65,13 +65,24 @@ def test_same_seed_replays_and_epochs_differ(lab):
     assert a0 != a1, "the generator advances: successive epochs differ"
 
 
+def test_epochs_regroup_the_indices(lab):
+    """Each epoch draws a new permutation before cutting pools, so the batches themselves change, not only their order."""
+    lengths = np.random.default_rng(0).integers(4, 65, size=200).tolist()
+    s = sampler(lab, lengths, 8, seed=11, pool_batches=5)
+    first, second = ({frozenset(b) for b in list(s)} for _ in range(2))
+    assert first != second, "epochs 1 and 2 grouped exactly the same indices into batches (only their order changed)"
+
+
 def test_global_rngs_untouched_with_a_generator(lab):
     torch.manual_seed(0)
     before = torch.get_rng_state()
     np_before = np.random.get_state()[1].copy()
+    random.seed(0)
+    random_before = random.getstate()
     list(sampler(lab, list(range(100)), 7))
     assert torch.equal(torch.get_rng_state(), before), "torch's global RNG must not be used"
     assert (np.random.get_state()[1] == np_before).all(), "numpy's global RNG must not be used"
+    assert random.getstate() == random_before, "Python's random module must not be used"
 
 
 def test_without_a_generator_epochs_follow_torchs_global_seed(lab):
@@ -94,3 +105,11 @@ def test_bucketing_cuts_padding(lab):
     assert padded(random_batches) > 0.35
     assert padded(list(sampler(lab, lengths, 32))) < 0.03
     assert math.isclose(len(list(sampler(lab, lengths, 32))), 63)
+
+
+def test_one_batch_pools_pad_like_random_batches(lab):
+    """pool_batches=1 sorts only within a batch, so it cannot cut padding: sort each pool, not the whole dataset."""
+    lengths = np.random.default_rng(0).integers(4, 65, size=2000).tolist()
+    epoch = list(sampler(lab, lengths, 32, pool_batches=1))
+    padded = 1 - sum(lengths) / sum(len(b) * max(lengths[i] for i in b) for b in epoch)
+    assert padded > 0.35, f"with pool_batches=1 the padded fraction was {padded:.1%}; random batching pads about 45 %"

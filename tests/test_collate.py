@@ -1,5 +1,7 @@
 """Exercise 1: pad_collate (see its docstring in exercises/collate.py)."""
 
+import warnings
+
 import pytest
 import torch
 from torch.utils.data import DataLoader
@@ -59,6 +61,28 @@ def test_works_as_collate_fn_in_process(lab):
     sequences = [torch.arange(1, n + 1) for n in (2, 5, 1, 3)]
     loader = DataLoader(sequences, batch_size=2, collate_fn=lab.collate.pad_collate)
     assert [tuple(b["input_ids"].shape) for b in loader] == [(2, 5), (2, 3)]
+
+
+def test_pin_memory_loader_gives_the_documented_batches(lab):
+    """With pin_memory=True the batches are pinned where CUDA is (and copy to the GPU intact); without an accelerator PyTorch ignores pinning."""
+    sequences = [torch.tensor([1, 2, 3]), torch.tensor([4]), torch.tensor([5, 6]), torch.tensor([], dtype=torch.long)]
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*pin_memory.*")  # PyTorch's "no accelerator is found"
+        got = list(DataLoader(sequences, batch_size=2, collate_fn=lab.collate.pad_collate, pin_memory=True))
+    expected = [
+        {"input_ids": [[1, 2, 3], [4, 0, 0]], "attention_mask": [[1, 1, 1], [1, 0, 0]], "labels": [[1, 2, 3], [4, -100, -100]]},
+        {"input_ids": [[5, 6], [0, 0]], "attention_mask": [[1, 1], [0, 0]], "labels": [[5, 6], [-100, -100]]},
+    ]
+    assert [{k: v.tolist() for k, v in b.items()} for b in got] == expected, "with pin_memory=True the batches differ from the documented ones"
+    pinned = [t.is_pinned() for b in got for t in b.values()]
+    if torch.cuda.is_available():
+        assert all(pinned), f"with CUDA, every tensor of a pin_memory=True batch should be pinned, got {pinned}"
+        tensors = [t for b in got for t in b.values()]
+        copies = [t.to("cuda", non_blocking=True) for t in tensors]
+        torch.cuda.synchronize()
+        assert all(torch.equal(c.cpu(), t) for c, t in zip(copies, tensors)), "the GPU copy differs from the CPU batch"
+    else:
+        assert not any(pinned), "without an accelerator nothing can be pinned"
 
 
 SEQUENCES = [torch.arange(1, n + 1) for n in (3, 1, 4, 1, 5, 9, 2, 6)]

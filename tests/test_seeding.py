@@ -48,6 +48,22 @@ def test_outside_a_worker_seeds_numpy_and_random(lab):
     assert random.random() == expected["random"]
 
 
+@pytest.mark.parametrize("torch_seed", [2**31 + 7, 2**32 + 5])
+def test_outside_a_worker_the_seed_is_torch_seed_modulo_2_32(lab, torch_seed):
+    """Seeds with bit 31 set, or above 2**32: only % 2**32 gives the documented seed."""
+    torch.manual_seed(torch_seed)
+    lab.seeding.seed_worker(0)
+    expected = first_draws(torch_seed % 2**32)
+    assert np.random.random() == expected["numpy"], f"numpy.random.seed({torch_seed} % 2**32) was expected"
+    assert random.random() == expected["random"], f"random.seed({torch_seed} % 2**32) was expected"
+
+
+def test_returns_none(lab):
+    torch.manual_seed(5)
+    returned = lab.seeding.seed_worker(0)
+    assert returned is None, f"seed_worker should return None, got {returned!r}"
+
+
 def run_epochs(lab, start_method, seed, epochs=1):
     loader = worker_loader(
         Draws(),
@@ -89,3 +105,22 @@ def test_reruns_repeat_workers_differ_epochs_differ(lab):
     assert first != second, "each epoch draws new ones"
     rng_draws = [row[3] for row in first]
     assert rng_draws[0] != rng_draws[2], "worker 0 and worker 1 draw different rng streams"
+
+
+class NoRng(Dataset):
+    """A dataset without an rng attribute: each item reports whether one appeared."""
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return hasattr(self, "rng")
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(60)
+def test_a_dataset_without_rng_gets_none(lab):
+    loader = worker_loader(NoRng(), start_methods()[0], num_workers=1, batch_size=2, worker_init_fn=lab.seeding.seed_worker)
+    with batches(loader) as it:
+        flags = [flag for batch in it for flag in batch.tolist()]
+    assert flags == [False, False], "seed_worker added an rng attribute to a dataset that had none; leave such a dataset as it is"

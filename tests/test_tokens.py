@@ -1,6 +1,8 @@
 """Exercise 5: TokenWindows (see exercises/tokens.py)."""
 
 import pickle
+import tracemalloc
+import warnings
 
 import numpy as np
 import pytest
@@ -67,6 +69,8 @@ def test_pickles_small_after_use(lab, tmp_path):
     path = tmp_path / "big.bin"
     np.arange(100_000, dtype=np.uint16).tofile(path)  # 200,000 bytes
     ds = lab.tokens.TokenWindows(path, block_size=16)
+    size = len(pickle.dumps(ds))
+    assert size < 2000, f"pickled right after __init__ to {size} bytes: open the memmap lazily, on first use"
     len(ds), ds[5], ds[-1]
     size = len(pickle.dumps(ds))
     assert size < 2000, f"pickled to {size} bytes: the memmap or the tokens went into the pickle"
@@ -78,12 +82,14 @@ def test_getitems_returns_the_per_item_windows(lab, token_file):
     ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)
     indices = [2, 0, -1, 2, 31]
     got = ds.__getitems__(indices)
-    assert isinstance(got, list) and len(got) == len(indices)
+    shape = f"a {type(got).__name__} of {len(got)} items" if isinstance(got, (list, tuple)) else f"a {type(got).__name__}"
+    assert isinstance(got, list) and len(got) == len(indices), \
+        f"__getitems__({indices}) should return a list of {len(indices)} (x, y) pairs, got {shape}"
     for (gx, gy), i in zip(got, indices):
         x, y = ds[i]
         assert gx.dtype == gy.dtype == torch.int64 and gx.shape == gy.shape == (4,)
         assert torch.equal(gx, x) and torch.equal(gy, y), f"window {i}: {gx.tolist()}, {gy.tolist()}"
-    assert ds.__getitems__([]) == []
+    assert ds.__getitems__([]) == [], "an empty batch of indices gives an empty list"
 
 
 def test_getitems_rejects_an_index_out_of_range(lab, token_file):
@@ -93,7 +99,7 @@ def test_getitems_rejects_an_index_out_of_range(lab, token_file):
 
 
 def test_getitems_gathers_the_batch_in_one_read(lab, token_file, monkeypatch):
-    """Counts how often the memmap is indexed: once per batch, not once per window."""
+    """Counts how often the memmap is indexed: at most twice per batch (one gather), not once per window."""
     reads = []
 
     class CountingMemmap(np.memmap):
@@ -107,7 +113,47 @@ def test_getitems_gathers_the_batch_in_one_read(lab, token_file, monkeypatch):
     ds.__getitems__([0])  # opens the memmap
     reads.clear()
     ds.__getitems__(list(range(16)))
-    assert 1 <= len(reads) <= 2, f"16 windows took {len(reads)} reads of the memmap; gather them with one fancy index"
+    assert len(reads) <= 2, f"16 windows took {len(reads)} reads of the memmap; gather them with one fancy index"
+
+
+def test_never_reads_the_file_whole(lab, tmp_path):
+    """Traces Python's and NumPy's allocations: a memmap's pages are not allocations, a copy of the file is."""
+    path = tmp_path / "large.bin"
+    np.zeros(2_000_000, dtype=np.uint16).tofile(path)  # 4 MB of tokens
+    tracemalloc.start()
+    try:
+        ds = lab.tokens.TokenWindows(path, block_size=64)
+        n = len(ds)
+        ds[0], ds[n // 2], ds[-1], ds.__getitems__([0, 1, n - 1])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000, (f"len(), three windows and a batch of three over a 4 MB token file allocated {peak:,} bytes at the peak: "
+                              "the file (or a widened copy of it) was read whole; use np.memmap and widen one window at a time")
+
+
+def windows_of_token_file(block_size, stride, indices):
+    """The documented (x, y) of the token_file fixture (token k is 60000 + k), as lists."""
+    return [(list(range(60000 + i * stride, 60000 + i * stride + block_size)),
+             list(range(60001 + i * stride, 60001 + i * stride + block_size))) for i in indices]
+
+
+def test_pin_memory_loader_gives_the_documented_batches(lab, token_file):
+    """With pin_memory=True the batches are pinned where CUDA is (and copy to the GPU intact); without an accelerator PyTorch ignores pinning."""
+    ds = lab.tokens.TokenWindows(token_file, block_size=8, stride=4)  # 23 windows
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*pin_memory.*")  # PyTorch's "no accelerator is found"
+        got = list(DataLoader(ds, batch_size=5, pin_memory=True))
+    rows = [(x, y) for bx, by in got for x, y in zip(bx.tolist(), by.tolist())]
+    assert rows == windows_of_token_file(8, 4, range(23)), "with pin_memory=True the windows differ from the documented ones"
+    pinned = [t.is_pinned() for batch in got for t in batch]
+    if torch.cuda.is_available():
+        assert all(pinned), f"with CUDA, every tensor of a pin_memory=True batch should be pinned, got {pinned}"
+        copies = [t.to("cuda", non_blocking=True) for batch in got for t in batch]
+        torch.cuda.synchronize()
+        assert all(torch.equal(c.cpu(), t) for c, t in zip(copies, [t for batch in got for t in batch])), "the GPU copy differs"
+    else:
+        assert not any(pinned), "without an accelerator nothing can be pinned"
 
 
 @pytest.mark.workers
@@ -122,3 +168,9 @@ def test_same_batches_in_worker_processes(lab, token_file, start_method):
     assert len(got) == len(expected)
     for (gx, gy), (ex, ey) in zip(got, expected):
         assert torch.equal(gx, ex) and torch.equal(gy, ey)
+
+
+def test_getitems_of_no_index_is_empty_even_for_an_empty_file(lab, tmp_path):
+    path = tmp_path / "empty.bin"
+    path.write_bytes(b"")
+    assert lab.tokens.TokenWindows(path, block_size=1).__getitems__([]) == []

@@ -112,10 +112,12 @@ def check_negative_and_out_of_range_indices(ctx):
 
 
 def check_getitems_reads_a_batch_in_one_gather(ctx):
-    """Proves ds.__getitems__(indices) returns [ds[i] for i in indices] (random batches with repeats and negative indices, one index, none), raises IndexError for an index out of range, and reads a batch from the memmap with at most two indexing operations (one gather).
+    """Proves ds.__getitems__(indices) returns [ds[i] for i in indices] (random batches with repeats and negative indices, one index, none, none on an empty file), raises IndexError for an index out of range, and reads a batch from the memmap with at most two indexing operations (one gather).
 
     The reads are counted inside the student's process (the probe replaces
-    np.memmap with a counting subclass); the windows are judged here.
+    np.memmap with a counting subclass before the submission is imported), so
+    a submission that reads through a plain ndarray view of its memmap goes
+    uncounted; the windows are judged here.
     """
     rng = ctx.rng("getitems")
     spec = file_spec(ctx, "getitems", n=int(rng.integers(120, 300)))
@@ -140,6 +142,10 @@ def check_getitems_reads_a_batch_in_one_gather(ctx):
     bad = got[3]
     expect(bad.get("error") == "IndexError", f"{call_text(spec, block, stride)}.__getitems__([0, {length}]) with len {length} "
            f"should raise IndexError, got {bad.get('error') or 'a result'}")
+    empty = {"n": 0, "dtype": "uint16", "seed": 0, "high": 2}
+    (nothing,) = ctx.probe("tokens:getitems", file=empty, block=1, stride=1, batches=[[]], case=f"on {file_words(empty)}")
+    expect(nothing.get("items") == [], f"{call_text(empty, 1, 1)}.__getitems__([]) should return [] (no window to read), "
+           f"got {nothing.get('message') or nothing.get('type')}")
 
 
 def pickle_size(handed_over):

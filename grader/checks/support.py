@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from grader import registry
+
 #: Workers per pool, by start method. fork and forkserver pools are cheap (a fork of
 #: a preloaded process; the sandbox shares one forkserver per grading), and a
 #: forkserver worker receives the dataset and collate function pickled and imports
@@ -27,13 +29,10 @@ IN_PROCESS_TIMEOUT_S = 30.0
 WORKER_TIMEOUT_S = 60.0
 MAX_FLAGS_PER_CHECK = 24
 
-LAB_SECTIONS = {
-    "collate": 'the lab text, "Fence 1: collation and padding", and the docstring of pad_collate',
-    "sharding": 'the lab text, "IterableDataset duplication" (shard inside __iter__ with get_worker_info), and the docstrings in sharding.py',
-    "seeding": 'the lab text, "Seeding" (worker_init_fn, torch.initial_seed), and the docstring of seed_worker',
-    "bucketing": 'the lab text, "Length bucketing", and the docstring of BucketBatchSampler',
-    "tokens": 'the lab text, "LM pretraining data" (np.memmap, opened lazily), and the docstring of TokenWindows',
-}
+def where_to_look(exercise):
+    """The handout sections and docstrings a student should read for ``exercise`` (from lab.toml)."""
+    entry = registry.exercise(exercise)
+    return f"{entry.pointer}; {entry.hint}"
 
 
 class CheckFailed(AssertionError):

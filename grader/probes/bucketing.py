@@ -85,3 +85,19 @@ def without_generator(lengths, batch_size, torch_seed):
     torch.manual_seed(torch_seed + 1)
     other_torch = _epoch(sampler)
     return {"first": first, "second": second, "replay": replay, "other_globals": other_globals, "other_torch": other_torch}
+
+
+def _bypass_init(cls, lengths, batch_size):
+    """An instance with the attributes __init__ documents, for probing the other methods of a stub."""
+    obj = cls.__new__(cls)
+    obj.lengths, obj.batch_size, obj.pool_batches, obj.drop_last, obj.generator = (
+        torch.as_tensor(lengths), batch_size, 50, False, None)
+    return obj
+
+
+def preflight(module):
+    """Each entry point called once on a tiny input (see common.entry_points)."""
+    sampler = module.BucketBatchSampler
+    return {"BucketBatchSampler.__init__": lambda: sampler([1, 2], 1),
+            "BucketBatchSampler.__iter__": lambda: list(iter(_bypass_init(sampler, [1, 2], 1))),
+            "BucketBatchSampler.__len__": lambda: len(_bypass_init(sampler, [1, 2], 1))}

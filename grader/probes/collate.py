@@ -91,3 +91,8 @@ def pin_memory(seqs, batch_size):
         report["gpu_equal"] = all(torch.equal(c[k].cpu(), b[k]) for b, c in zip(batches, copies) for k in b)
         report["device"] = torch.cuda.get_device_name(0)
     return report
+
+
+def preflight(module):
+    """Each entry point called once on a tiny input (see common.entry_points)."""
+    return {"pad_collate": lambda: module.pad_collate([torch.tensor([1, 2])])}

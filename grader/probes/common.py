@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import multiprocessing
 import os
 import warnings
@@ -39,39 +40,13 @@ def _try(call):
 def entry_points(exercise):
     """Call each entry point of an exercise on a tiny input: {name: outcome}.
 
-    Used to tell an untouched stub (every entry point raises
-    NotImplementedError) from a started exercise.
+    Each probe module ``grader.probes.<exercise>`` says how, in its
+    ``preflight(module)`` ({entry point: a call on a tiny input}). Used to
+    tell an untouched stub (every entry point raises NotImplementedError)
+    from a started exercise.
     """
-    module = load_submission(exercise)
-    calls = {
-        "collate": {"pad_collate": lambda: module.pad_collate([torch.tensor([1, 2])])},
-        "sharding": {
-            "ShardedRange.__iter__": lambda: list(module.ShardedRange(2)),
-            "ShardedFiles.__iter__": lambda: list(module.ShardedFiles([])),
-        },
-        "seeding": {"seed_worker": lambda: module.seed_worker(0)},
-        "bucketing": {
-            "BucketBatchSampler.__init__": lambda: module.BucketBatchSampler([1, 2], 1),
-            "BucketBatchSampler.__iter__": lambda: list(iter(_bypass_init(module.BucketBatchSampler, [1, 2], 1))),
-            "BucketBatchSampler.__len__": lambda: len(_bypass_init(module.BucketBatchSampler, [1, 2], 1)),
-        },
-        "tokens": {"TokenWindows": lambda: _tiny_windows(module)},
-    }[exercise]
+    calls = importlib.import_module(f"grader.probes.{exercise}").preflight(load_submission(exercise))
     return {name: _try(call) for name, call in calls.items()}
-
-
-def _bypass_init(cls, lengths, batch_size):
-    """An instance with the attributes __init__ documents, for probing the other methods of a stub."""
-    obj = cls.__new__(cls)
-    obj.lengths, obj.batch_size, obj.pool_batches, obj.drop_last, obj.generator = (
-        torch.as_tensor(lengths), batch_size, 50, False, None)
-    return obj
-
-
-def _tiny_windows(module):
-    np.arange(8, dtype=np.uint16).tofile("tiny.bin")
-    ds = module.TokenWindows("tiny.bin", 2)
-    return len(ds), ds[0]
 
 
 class Tagged:

@@ -63,3 +63,9 @@ def files_in_workers(contents, world, k, start_method):
         batches = tagged_run(module.ShardedFiles(paths, rank=rank, world_size=world), start_method, num_workers=k, batch_size=None)
         out.append({"rank": rank, "probe_pid": os.getpid(), "items": [[w, pid, plain(x)] for w, pid, x in batches]})
     return out
+
+
+def preflight(module):
+    """Each entry point called once on a tiny input (see common.entry_points)."""
+    return {"ShardedRange.__iter__": lambda: list(module.ShardedRange(2)),
+            "ShardedFiles.__iter__": lambda: list(module.ShardedFiles([]))}

@@ -66,11 +66,13 @@ def getitems(file, block, stride, batches):
     """For each batch of indices: ds.__getitems__(batch) as windows (or the exception), and the memmap reads it took.
 
     The reads are counted in this process, where the student's code runs:
-    ``np.memmap`` is replaced by :class:`CountingMemmap` before the dataset exists.
+    ``np.memmap`` is replaced by :class:`CountingMemmap` before the submission
+    is imported. A submission that reads through a plain ndarray view of its
+    memmap is not counted (see the check's docstring).
     """
+    np.memmap = CountingMemmap  # before the submission is imported: "from numpy import memmap" gets it too
     module = load_submission("tokens")
     path = write_tokens("tokens.bin", **file)
-    np.memmap = CountingMemmap
     ds = module.TokenWindows(path, block, stride=stride, dtype=np.dtype(file["dtype"]))
     out = []
     for batch in batches:
@@ -176,3 +178,14 @@ def pin_memory(file, block, batch_size):
         report["gpu_equal"] = all(torch.equal(c.cpu(), t) for b, cb in zip(batches, copies) for t, c in zip(b, cb))
         report["device"] = torch.cuda.get_device_name(0)
     return report
+
+
+def _tiny_windows(module):
+    np.arange(8, dtype=np.uint16).tofile("tiny.bin")
+    ds = module.TokenWindows("tiny.bin", 2)
+    return len(ds), ds[0]
+
+
+def preflight(module):
+    """Each entry point called once on a tiny input (see common.entry_points)."""
+    return {"TokenWindows": lambda: _tiny_windows(module)}

@@ -17,7 +17,7 @@ only the zygote's and the child's modules, never loads the grading side.
 import importlib
 
 _EXPORTS = {
-    "CONTRACT_FILES": "host", "NOGROUP": "host", "PRIVATE_UIDS": "host", "Sandbox": "host",
+    "NOGROUP": "host", "PRIVATE_UIDS": "host", "Sandbox": "host",
     "SandboxError": "host", "jail_isolation": "host", "Isolation": "jail", "Flag": "messages",
     "ProbeResult": "messages", "load_submission": "child",
 }

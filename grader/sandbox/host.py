@@ -47,10 +47,10 @@ from grader.sandbox.channel import ChannelError
 from grader.sandbox.child import INIT_SOURCE
 from grader.sandbox.files import SUBMISSION_PACKAGE, copy_submission, remove_tree, stage_modules
 from grader.sandbox.messages import Exit, Limits, ProbeResult, Ready, RunRequest, ZygoteConfig
+from grader.registry import CONTRACT_FILES
 from grader.sandbox.proctree import descendants, kill_descendants
 from grader.text import clean_text
 
-CONTRACT_FILES = ("collate.py", "sharding.py", "seeding.py", "bucketing.py", "tokens.py")
 
 START_TIMEOUT = 120.0  # seconds for the zygote to preload and report ready
 ANSWER_GRACE = 30.0  # seconds beyond a probe's timeout before the zygote counts as hung

@@ -16,7 +16,7 @@ environment, and the test asserts what DESIGN.md principles 3 and 5 promise:
   in a ``grade_all`` run every other exercise gets full marks;
 * the expected ``integrity.flags`` are present;
 * the fake secrets appear in no output (stdout, stderr, JSON, Markdown,
-  JUnit, decoded Classroom result), and neither does an escape sequence or a
+  JUnit, Gradescope's results.json), and neither does an escape sequence or a
   line a CI runner would read as a workflow command;
 * no process started for the run is left, and the grader's temp dirs are gone.
 
@@ -37,31 +37,30 @@ Slow: the whole corpus takes minutes (``-m 'not slow'`` skips it).
 
 from __future__ import annotations
 
-import base64
 import csv
 import hashlib
 import json
 import os
 import re
 import secrets
-import socket
-import threading
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 from pathlib import Path
 
 import pytest
 
+from grader.registry import CONTRACT_FILES, EXERCISES
+
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).with_name("corpus") / "hostile"
 SOLUTIONS = REPO / "solutions"
-CONTRACT_FILES = ("collate.py", "sharding.py", "seeding.py", "bucketing.py", "tokens.py")
-EXERCISES = tuple(name[:-3] for name in CONTRACT_FILES)
 RUBRIC = tomllib.loads((REPO / "grader" / "rubric.toml").read_text())
 REPORT_KEYS = {"schema_version", "score", "max_score", "seed", "duration_s", "submission", "started_at",
                "grader_version", "gpu", "exercises", "integrity", "isolation", "phases", "provenance"}
@@ -190,7 +189,7 @@ def _check_schema(report: dict, exercises: list[str]) -> None:
 def _grade(submission: Path, out: Path, sandbox_tmp: Path, only: list[str] | None, timeout: float):
     cmd = [sys.executable, "-m", "grader", "grade", str(submission), "--seed", "7",
            "--json", str(out / "result.json"), "--markdown", str(out / "summary.md"),
-           "--classroom", str(out / "classroom.txt"), "--junit", str(out / "junit.xml")]
+           "--gradescope", str(out / "results.json"), "--junit", str(out / "junit.xml")]
     if only:
         cmd += ["--only", ",".join(only)]
     env = dict(os.environ, TMPDIR=str(sandbox_tmp))
@@ -337,7 +336,7 @@ def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch):
     # The report is the grader's own: nothing changes after it exited.
     time.sleep(max(0.0, 3.0 - (time.monotonic() - exited)))
     assert _digest(out) == digest, "files under the report folder changed after the grader exited"
-    assert set(digest) == {"result.json", "summary.md", "classroom.txt", "junit.xml"}
+    assert set(digest) == {"result.json", "summary.md", "results.json", "junit.xml"}
 
     report = json.loads((out / "result.json").read_text())
     _check_schema(report, exercises)
@@ -361,12 +360,13 @@ def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch):
     texts = {"stdout": stdout.decode(errors="replace"), "stderr": err_text,
              "json": (out / "result.json").read_text(), "markdown": (out / "summary.md").read_text(),
              "junit": (out / "junit.xml").read_text(),
-             "classroom": base64.b64decode((out / "classroom.txt").read_text()).decode(errors="replace")}
+             "gradescope": (out / "results.json").read_text()}
     for key, value in secrets_set.items():
         for where, text in texts.items():
             assert value not in text, f"the secret {key} appears in the {where}"
     for where, text in texts.items():
-        found = INJECTION.search(text if where != "json" else "\n".join(_strings(report)))
+        strings = "\n".join(_strings(json.loads(text))) if where in ("json", "gradescope") else text
+        found = INJECTION.search(strings)
         assert found is None, f"the {where} carries {found.group(0)!r}, an escape or a workflow command"
 
 

@@ -4,7 +4,6 @@ The report files are checked the way their consumers read them; the
 writers' own tests (test_writers.py) cover the formats in detail.
 """
 
-import base64
 import json
 import subprocess
 import sys
@@ -17,7 +16,7 @@ from grader.results import EXERCISES
 from grader.rubric import load_rubric
 
 REPO = Path(__file__).resolve().parents[2]
-OUTPUTS = ("json", "markdown", "classroom", "gradescope", "junit")
+OUTPUTS = ("json", "markdown", "gradescope", "junit")
 
 
 def grade(folder, out_dir, *extra):
@@ -56,8 +55,6 @@ def test_solutions_score_100_in_every_report(solutions_run):
             assert check["status"] in ("passed", "skipped"), (exercise["name"], check)
     assert report["integrity"]["flags"] == []
 
-    classroom = json.loads(base64.b64decode(paths["classroom"].read_text()))
-    assert sum(test["score"] for test in classroom["tests"]) == 100 and classroom["max_score"] == 100
     gradescope = json.loads(paths["gradescope"].read_text())
     assert gradescope["score"] == 100 and all(t["status"] in ("passed", "failed") for t in gradescope["tests"])
     junit = ET.parse(paths["junit"]).getroot()
@@ -78,10 +75,11 @@ def test_stubs_score_0_with_one_not_implemented_line_per_exercise(stubs_run):
 
 
 def test_only_grades_the_named_exercises(tmp_path):
-    proc, paths = grade(REPO / "exercises", tmp_path, "--only", "collate,tokens")
+    first, last = EXERCISES[0], EXERCISES[-1]
+    proc, paths = grade(REPO / "exercises", tmp_path, "--only", f"{first},{last}")
     assert proc.returncode == 0, proc.stderr
     report = json.loads(paths["json"].read_text())
-    assert [e["name"] for e in report["exercises"]] == ["collate", "tokens"] and report["max_score"] == 40
+    assert [e["name"] for e in report["exercises"]] == [first, last] and report["max_score"] == 40
 
 
 @pytest.mark.parametrize("args, message", [

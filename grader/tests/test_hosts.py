@@ -34,13 +34,14 @@ from pathlib import Path
 import pytest
 
 from grader.bundles import classroom50_bundle, gradescope_zip
+from grader.registry import CONTRACT_FILES
 from grader.release import release
 from grader.sandbox import jail
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMAS = Path(__file__).with_name("schemas")
 CORPUS = Path(__file__).with_name("corpus")
-FILES = ("collate.py", "sharding.py", "seeding.py", "bucketing.py", "tokens.py")
+FILES = CONTRACT_FILES
 C50_ENV = {"CLASSROOM": "ml-2026", "ASSIGNMENT": "dataloading", "OWNER": "ada", "USERNAME": "ada",
            "SUBMISSION_TAG": "submit/2026-11-30T10-00-00Z-abcdef1", "ASSIGNMENT_TYPE": "individual",
            "COMMIT_URL": "https://github.com/org/ml-2026-dataloading-ada/commit/abcdef1",

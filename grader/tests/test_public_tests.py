@@ -1,16 +1,22 @@
-"""Every public exercise test fails on the shipped stubs, with a one-line "not done yet".
+"""Every public exercise test fails on the shipped stubs, with a one-line "not done yet";
+the exercises can be walked in order, each standing alone.
 
 (That they pass on the solutions is shown by the main suite, which runs
 tests/ with --impl solutions.) The fences 2-4 test PyTorch itself and pass
 either way, so they are left out here.
 """
 
+import json
+import os
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+
+from grader import registry
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -34,3 +40,55 @@ def test_every_public_exercise_test_fails_on_the_stubs(tmp_path):
     assert not passing, f"these public tests pass on the stubs: {passing}"
     wordy = [name for name, message in outcomes.items() if "not done yet" not in message]
     assert not wordy, f"these fail on the stubs without the one-line 'not done yet': {wordy}"
+
+
+def _package(tmp_path: Path, solved: int) -> str:
+    """A package with the reference for the first ``solved`` exercises and the stubs for the rest."""
+    package = tmp_path / f"walk{solved}"
+    package.mkdir()
+    for name in ("__init__.py", "lab.py"):
+        shutil.copyfile(REPO / "exercises" / name, package / name)
+    for i, module in enumerate(registry.CONTRACT_FILES):
+        shutil.copyfile(REPO / ("solutions" if i < solved else "exercises") / module, package / module)
+    return package.name
+
+
+def _pytest(tmp_path: Path, marker: str, package: str) -> tuple[int, dict[str, str], str]:
+    """(exit status, {test: failure message or ""}, output) of ``pytest -m marker --impl package``."""
+    report = tmp_path / f"{package}.xml"
+    done = subprocess.run([sys.executable, "-m", "pytest", "tests", "-m", marker, "--impl", package, "-q",
+                           "-p", "no:cacheprovider", f"--junitxml={report}"], cwd=REPO,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path)}, capture_output=True, text=True, timeout=280)
+    outcomes = {}
+    for case in ET.parse(report).getroot().iter("testcase"):
+        failure = case.find("failure")
+        outcomes[case.get("name")] = "" if failure is None else (failure.get("message") or "")
+    return done.returncode, outcomes, done.stdout[-2000:]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("position", range(len(registry.EXERCISES)), ids=registry.EXERCISES)
+def test_walking_the_exercises_in_order(tmp_path, position):
+    """With the exercises before X solved and X still a stub, ``pytest -m X`` fails only on X ("not done
+    yet"); once X is solved too, it passes, whatever the exercises after X are."""
+    marker = registry.EXERCISES[position]
+    status, outcomes, output = _pytest(tmp_path, marker, _package(tmp_path, position))
+    assert status == 1 and outcomes, output
+    wrong = {name: message for name, message in outcomes.items() if not message.startswith(f"not done yet: {marker}:")}
+    assert not wrong, f"with {marker} a stub, these did not fail on {marker}'s stub alone: {wrong}"
+    status, outcomes, output = _pytest(tmp_path, marker, _package(tmp_path, position + 1))
+    assert status == 0, output
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_experiment_a_shows_the_duplicates_before_sharding_is_written(tmp_path):
+    """On the stubs, experiment (a) still runs its unsharded half (no code of the student's) and says sharding is not done."""
+    report = tmp_path / "lab.json"
+    with open(tmp_path / "stderr.txt", "w") as stderr:
+        subprocess.run([sys.executable, "-m", "exercises.lab", "--only", "a", "--json", str(report)], cwd=REPO,
+                       stdout=subprocess.DEVNULL, stderr=stderr, timeout=240)
+    entry = json.loads(report.read_text())["experiments"]["a"]
+    assert entry["status"] == "not implemented" and "ShardedRange.__iter__ is not implemented yet" in entry["detail"]
+    assert entry["result"]["unsharded_duplicates"] == 2000 and "sharded_yielded" not in entry["result"]

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.registry import CONTRACT_FILES
 from grader.release import ReleaseError, release, student_pyproject
 from grader.stubs import BEGIN, END
 
@@ -69,9 +70,9 @@ def released(tmp_path_factory) -> Path:
 
 def test_release_contains_the_student_repository(released):
     names = {str(p.relative_to(released)) for p in released_files(released)}
-    expected = {"README.md", "LAB.md", "requirements.txt", "pyproject.toml", ".gitignore", ".github/workflows/grade.yml",
+    expected = {"README.md", "LAB.md", "lab.toml", "requirements.txt", "pyproject.toml", ".gitignore", ".github/workflows/grade.yml",
                 "tests/conftest.py", "exercises/__init__.py", "exercises/lab.py"}
-    expected |= {f"exercises/{name}.py" for name in ("collate", "sharding", "seeding", "bucketing", "tokens")}
+    expected |= {f"exercises/{name}" for name in CONTRACT_FILES}
     assert expected <= names
     assert all(n.split("/")[0] in {"exercises", "tests", ".github"} or "/" not in n for n in names), names
     for folder in ("exercises", "tests"):

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox import CONTRACT_FILES, NOGROUP, PRIVATE_UIDS, Flag, ProbeResult, Sandbox
+from grader.registry import CONTRACT_FILES
+from grader.sandbox import NOGROUP, PRIVATE_UIDS, Flag, ProbeResult, Sandbox
 from grader.sandbox.jail import CODE_DIR, LIB_DIR, SCRATCH_DIR
 from grader.sandbox.proctree import descendants
 
@@ -249,21 +250,22 @@ def test_jailed_child_cannot_touch_the_grader(sandbox, tmp_path):
 def test_only_allow_listed_regular_files_are_copied(tmp_path):
     student = tmp_path / "student"
     student.mkdir()
-    (student / "collate.py").write_text("x = 1\n")
+    plain, outside_link, inside_link, fifo, folder = CONTRACT_FILES[:5]
+    (student / plain).write_text("x = 1\n")
     (student / "conftest.py").write_text("")
-    (student / "sharding.py").symlink_to("/etc/passwd")
+    (student / outside_link).symlink_to("/etc/passwd")
     (student / "inside.txt").write_text("y = 2\n")
-    (student / "seeding.py").symlink_to(student / "inside.txt")
-    (student / "tokens.py").mkdir()
-    os.mkfifo(student / "bucketing.py")
+    (student / inside_link).symlink_to(student / "inside.txt")
+    (student / folder).mkdir()
+    os.mkfifo(student / fifo)
     box = Sandbox(student)  # copying happens here; no zygote is started
     try:
         package = box.code_dir / "submission"
-        assert sorted(p.name for p in package.iterdir()) == ["__init__.py", "collate.py"]
+        assert sorted(p.name for p in package.iterdir()) == ["__init__.py", plain]
         link = "is a symbolic link; submit the file itself"
         not_regular = "is not a regular file (a folder, FIFO or device); submit a plain .py file"
-        assert box.skipped == {"sharding.py": link, "seeding.py": link, "bucketing.py": not_regular,
-                               "tokens.py": not_regular}
+        assert box.skipped == {outside_link: link, inside_link: link, fifo: not_regular, folder: not_regular,
+                               **{name: "missing" for name in CONTRACT_FILES[5:]}}
     finally:
         box.close()
         box.close()  # idempotent

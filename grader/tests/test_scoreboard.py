@@ -1,47 +1,65 @@
-"""The scoreboard reads the corpus tests' JUnit report and counts what held."""
+"""The scoreboard counts the corpus from the corpus itself and reads the outcomes from a JUnit report."""
 
-from grader.scoreboard import Entry, parse_junit, render
+import subprocess
+import sys
+from pathlib import Path
 
-JUNIT = """<?xml version="1.0" encoding="utf-8"?>
-<testsuites><testsuite name="pytest">
-<testcase classname="t" name="test_wrong_answer_loses_points_with_a_message[wrong/collate/left_padding]" time="3.0"/>
-<testcase classname="t" name="test_wrong_answer_loses_points_with_a_message[wrong/collate/float_mask]" time="5.0">
-  <failure message="wrong/collate/float_mask scored full marks"/></testcase>
-<testcase classname="t" name="test_right_answer_scores_full_marks[right/tokens/per_call]" time="9.0"/>
-<testcase classname="t" name="test_hostile_submission[segfault]" time="4.0"/>
-<testcase classname="t" name="test_every_corpus_file_compiles[wrong]" time="0.1"/>
-</testsuite></testsuites>"""
+from grader import corpus
+from grader.scoreboard import corpus_ids, holds, outcomes, read_junit, render
+
+REPO = Path(__file__).resolve().parents[2]
+WRONG = [e.id for e in corpus.entries("wrong")]
+RIGHT = [e.id for e in corpus.entries("right")]
+HOSTILE = corpus_ids()["hostile"]
 
 
-def test_counts_per_kind_and_lists_what_did_not_hold(tmp_path):
+def case(function: str, entry: str, body: str = "", time: float = 2.0) -> str:
+    return f'<testcase classname="t" name="{function}[{entry}]" time="{time}">{body}</testcase>'
+
+
+def line(text: str, label: str) -> str:
+    return next(row for row in text.splitlines() if row.strip().startswith(label))
+
+
+def report(tmp_path: Path, cases: list[str]) -> Path:
     path = tmp_path / "corpus.xml"
-    path.write_text(JUNIT)
-    entries = parse_junit(path)
-    assert [(e.kind, e.name, e.held) for e in entries] == [
-        ("wrong", "wrong/collate/left_padding", True), ("wrong", "wrong/collate/float_mask", False),
-        ("right", "right/tokens/per_call", True), ("hostile", "hostile/segfault", True)]
-    text = render(entries)
-    assert "wrong answers caught" in text and "1/2" in text
-    assert "right answers accepted" in text and "1/1" in text
-    assert "median 4.5 s, max 9.0 s (right/tokens/per_call)" in text
-    assert "  wrong/collate/float_mask: wrong/collate/float_mask scored full marks" in text
+    path.write_text('<?xml version="1.0"?><testsuites><testsuite name="pytest">' + "".join(cases) + "</testsuite></testsuites>")
+    return path
 
 
-def test_an_empty_report_renders():
-    assert "0/0" in render([Entry("wrong", "x", True, 1.0, "")][:0])
+def test_counts_come_from_the_corpus_and_missing_entries_are_not_run(tmp_path):
+    cases = [case("test_wrong_answer_loses_points_with_a_message", e) for e in WRONG[1:]]
+    cases.append(case("test_wrong_answer_loses_points_with_a_message", WRONG[0], '<failure message="scored full marks"/>'))
+    cases += [case("test_right_answer_scores_full_marks", e) for e in RIGHT]
+    cases += [case("test_hostile_submission", h) for h in HOSTILE[:-1]]  # the last one is missing: renamed, say
+    by_kind = outcomes(read_junit(report(tmp_path, cases)))
+    text = render(by_kind)
+    assert f"{len(WRONG) - 1}/{len(WRONG)}" in line(text, "wrong answers caught")
+    assert f"{len(HOSTILE) - 1}/{len(HOSTILE)}" in line(text, "hostile submissions contained")
+    assert f"{WRONG[0]}: failed: scored full marks" in text
+    assert f"{HOSTILE[-1]}: not run" in text
+    assert not holds(by_kind)
+
+
+def test_public_catch_rate_per_exercise_and_the_hidden_reasons(tmp_path):
+    hidden = WRONG[0]
+    cases = [case("test_wrong_answer_loses_points_with_a_message", e) for e in WRONG]
+    cases += [case("test_right_answer_scores_full_marks", e) for e in RIGHT]
+    cases += [case("test_hostile_submission", h) for h in HOSTILE]
+    cases += [case("test_public_tests_catch_wrong_answer", e) for e in WRONG[1:]]
+    cases.append(case("test_public_tests_catch_wrong_answer", hidden, '<skipped type="pytest.xfail" message="hidden on purpose: x"/>'))
+    by_kind = outcomes(read_junit(report(tmp_path, cases)))
+    text = render(by_kind)
+    assert f"{len(WRONG) - 1}/{len(WRONG)}" in line(text, "wrong answers the public tests catch")
+    assert "left to the grader on purpose" in text and hidden in text
+    assert holds(by_kind)
 
 
 def test_from_junit_on_the_command_line(tmp_path):
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    path = tmp_path / "corpus.xml"
-    path.write_text(JUNIT)
-    repo = Path(__file__).resolve().parents[2]
-    proc = subprocess.run([sys.executable, "-m", "grader", "scoreboard", "--from-junit", str(path)], cwd=repo,
+    path = report(tmp_path, [case("test_wrong_answer_loses_points_with_a_message", WRONG[0])])
+    proc = subprocess.run([sys.executable, "-m", "grader", "scoreboard", "--from-junit", str(path)], cwd=REPO,
                           capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 1 and "1/2" in proc.stdout, proc.stderr
+    assert proc.returncode == 1 and "not run" in proc.stdout, proc.stderr
     missing = subprocess.run([sys.executable, "-m", "grader", "scoreboard", "--from-junit", str(tmp_path / "no.xml")],
-                             cwd=repo, capture_output=True, text=True, timeout=60)
+                             cwd=REPO, capture_output=True, text=True, timeout=60)
     assert missing.returncode == 2 and "does not exist" in missing.stderr

@@ -33,6 +33,7 @@ import pytest
 import yaml
 
 from grader.publish import publish
+from grader.registry import CONTRACT_FILES
 from grader.release import release
 
 REPO = Path(__file__).resolve().parents[2]
@@ -310,7 +311,7 @@ def test_student_workflow_runs_locally(tmp_path, submission):
         d.mkdir()
     release(workspace)
     if submission == "solutions":
-        for name in ("collate.py", "sharding.py", "seeding.py", "bucketing.py", "tokens.py"):
+        for name in CONTRACT_FILES:
             shutil.copyfile(REPO / "solutions" / name, workspace / "exercises" / name)
     grader_repo = serve_grader(server)
     pip_log = tmp_path / "pip.log"

@@ -17,8 +17,11 @@ from pathlib import Path
 AUTOGRADER = Path(os.environ.get("GRADESCOPE_ROOT", "/autograder"))
 SOURCE = Path(__file__).resolve().parent
 RESULTS = AUTOGRADER / "results" / "results.json"
-FILES = ("collate.py", "sharding.py", "seeding.py", "bucketing.py", "tokens.py")
 GRADE_TIMEOUT_S = 540
+
+
+sys.path.insert(0, str(SOURCE))
+from grader.registry import CONTRACT_FILES as FILES  # noqa: E402  (the bundle's lab.toml)
 
 
 def exercises_folder(submission: Path) -> Path:
@@ -31,7 +34,6 @@ def exercises_folder(submission: Path) -> Path:
 
 
 def failure(reason: str) -> None:
-    sys.path.insert(0, str(SOURCE))
     from grader.writers.gradescope import failure_payload
 
     RESULTS.write_text(json.dumps(failure_payload(reason), indent=2) + "\n", encoding="utf-8")

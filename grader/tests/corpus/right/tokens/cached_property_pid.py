@@ -1,4 +1,4 @@
-# RIGHT: opens the memmap through functools.cached_property, drops it in __getstate__ and reopens it after a fork (pid check); len from n_tokens via ceil division.
+# RIGHT: opens the memmap through functools.cached_property, drops it in __getstate__ and reopens it after a fork (pid check); len from n_tokens via ceil division; __getitems__ gathers with np.add.outer and zips the x and y columns.
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored
@@ -9,7 +9,7 @@ one page cache. The memmap must be opened lazily: pickling an open memmap
 serialises its contents, so an eagerly opened corpus would be copied into
 every spawned worker.
 
-Lab text: "LM pretraining data", experiments (b) and (d) of the lab runner.
+Handout: LAB.md, "LM pretraining data" and "Experiment (d): throughput".
 """
 
 import functools
@@ -50,6 +50,8 @@ class TokenWindows(Dataset):
     Indexing works like a sequence's: ``-len(ds) <= i < len(ds)`` is valid,
     negative i counts from the end; any other int raises ``IndexError``.
 
+    ``ds.__getitems__(indices)`` reads a whole batch: see its docstring.
+
     Laziness: the file is opened with ``numpy.memmap`` only when tokens are
     first needed, and is never read whole. Pickling the dataset, at any time
     (also after ``len()`` and indexing in the parent process), stores only
@@ -82,11 +84,14 @@ class TokenWindows(Dataset):
         state.pop("tokens", None)  # cached_property stores its value in __dict__
         return state
 
-    def _window(self, start):
+    def _mapped(self):
         if self._pid != os.getpid():  # forked worker: map the file anew
             self.__dict__.pop("tokens", None)
             self._pid = os.getpid()
-        return self.tokens[start : start + self.block_size + 1]
+        return self.tokens
+
+    def _window(self, start):
+        return self._mapped()[start : start + self.block_size + 1]
 
     def __len__(self):
         spare = self.n_tokens - self.block_size - 1
@@ -99,3 +104,29 @@ class TokenWindows(Dataset):
             raise IndexError(index)
         window = torch.from_numpy(self._window((index + n if index < 0 else index) * self.stride).astype(np.int64))
         return window[:-1], window[1:]
+
+    def __getitems__(self, indices):
+        """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
+
+        The DataLoader calls this instead of one ``ds[i]`` per index when it
+        exists (automatic batching). ``indices`` is a list of ints, each
+        valid for ``ds[i]``; an invalid one raises ``IndexError`` as
+        ``ds[i]`` would. Returns a list of ``(x, y)`` pairs equal to the
+        per-item reads, so ``default_collate`` builds the same batch; no
+        indices give ``[]``, even for an empty file. The
+        tokens of all the windows are taken from the memmap with one gather
+        (one fancy-indexing read of a ``(len(indices), block_size + 1)``
+        block), not one read per window, and widened to int64 once.
+        """
+        if len(indices) == 0:
+            return []  # nothing to read; an empty file cannot even be mapped
+        n = len(self)
+        starts = []
+        for i in indices:
+            index = operator.index(i)
+            if index < -n or index >= n:
+                raise IndexError(index)
+            starts.append((index + n if index < 0 else index) * self.stride)
+        offsets = np.add.outer(np.asarray(starts, dtype=np.intp), np.arange(self.block_size + 1))
+        windows = torch.from_numpy(self._mapped()[offsets].astype(np.int64))
+        return list(zip(windows[:, :-1], windows[:, 1:]))

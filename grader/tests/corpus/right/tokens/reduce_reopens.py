@@ -9,7 +9,7 @@ one page cache. The memmap must be opened lazily: pickling an open memmap
 serialises its contents, so an eagerly opened corpus would be copied into
 every spawned worker.
 
-Lab text: "LM pretraining data", experiments (b) and (d) of the lab runner.
+Handout: LAB.md, "LM pretraining data" and "Experiment (d): throughput".
 """
 
 import operator
@@ -49,6 +49,8 @@ class TokenWindows(Dataset):
     Indexing works like a sequence's: ``-len(ds) <= i < len(ds)`` is valid,
     negative i counts from the end; any other int raises ``IndexError``.
 
+    ``ds.__getitems__(indices)`` reads a whole batch: see its docstring.
+
     Laziness: the file is opened with ``numpy.memmap`` only when tokens are
     first needed, and is never read whole. Pickling the dataset, at any time
     (also after ``len()`` and indexing in the parent process), stores only
@@ -83,7 +85,7 @@ class TokenWindows(Dataset):
     def __len__(self):
         return max(0, (self.n_tokens - self.block_size - 1) // self.stride + 1)
 
-    def __getitem__(self, i):
+    def _index(self, i):
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
             raise TypeError(f"window indices must be integers, not {type(i).__name__}")
         n = len(self)
@@ -91,5 +93,30 @@ class TokenWindows(Dataset):
             i += n
         if not 0 <= i < n:
             raise IndexError(f"window index out of range for {n} windows")
+        return i
+
+    def __getitem__(self, i):
+        i = self._index(i)
         window = self._memmap()[i * self.stride : i * self.stride + self.block_size + 1]
         return torch.as_tensor(window, dtype=torch.long)[:-1], torch.as_tensor(window, dtype=torch.long)[1:]
+
+    def __getitems__(self, indices):
+        """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
+
+        The DataLoader calls this instead of one ``ds[i]`` per index when it
+        exists (automatic batching). ``indices`` is a list of ints, each
+        valid for ``ds[i]``; an invalid one raises ``IndexError`` as
+        ``ds[i]`` would. Returns a list of ``(x, y)`` pairs equal to the
+        per-item reads, so ``default_collate`` builds the same batch; no
+        indices give ``[]``, even for an empty file. The
+        tokens of all the windows are taken from the memmap with one gather
+        (one fancy-indexing read of a ``(len(indices), block_size + 1)``
+        block), not one read per window, and widened to int64 once.
+        """
+        if len(indices) == 0:
+            return []  # nothing to read; an empty file cannot even be mapped
+        starts = np.empty(len(indices), dtype=np.int64)
+        for k, i in enumerate(indices):
+            starts[k] = self._index(i) * self.stride
+        block = torch.as_tensor(self._memmap()[starts[:, None] + np.arange(self.block_size + 1)], dtype=torch.long)
+        return [(row[:-1], row[1:]) for row in block]

@@ -1,4 +1,4 @@
-# RIGHT: copies each window token by token in a Python loop (slowly: a short sleep per item) and has no __getitems__.
+# RIGHT: copies each window token by token in a Python loop (slowly: a short sleep per item); __getitems__ gathers the batch with one fancy index built from Python lists, then copies it token by token too.
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored
@@ -9,7 +9,7 @@ one page cache. The memmap must be opened lazily: pickling an open memmap
 serialises its contents, so an eagerly opened corpus would be copied into
 every spawned worker.
 
-Lab text: "LM pretraining data", experiments (b) and (d) of the lab runner.
+Handout: LAB.md, "LM pretraining data" and "Experiment (d): throughput".
 """
 
 import time
@@ -49,6 +49,8 @@ class TokenWindows(Dataset):
 
     Indexing works like a sequence's: ``-len(ds) <= i < len(ds)`` is valid,
     negative i counts from the end; any other int raises ``IndexError``.
+
+    ``ds.__getitems__(indices)`` reads a whole batch: see its docstring.
 
     Laziness: the file is opened with ``numpy.memmap`` only when tokens are
     first needed, and is never read whole. Pickling the dataset, at any time
@@ -99,3 +101,36 @@ class TokenWindows(Dataset):
         ids = [int(tokens[start + t]) for t in range(self.block_size + 1)]
         time.sleep(0.0005)
         return torch.tensor(ids[:-1], dtype=torch.int64), torch.tensor(ids[1:], dtype=torch.int64)
+
+    def __getitems__(self, indices):
+        """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
+
+        The DataLoader calls this instead of one ``ds[i]`` per index when it
+        exists (automatic batching). ``indices`` is a list of ints, each
+        valid for ``ds[i]``; an invalid one raises ``IndexError`` as
+        ``ds[i]`` would. Returns a list of ``(x, y)`` pairs equal to the
+        per-item reads, so ``default_collate`` builds the same batch; no
+        indices give ``[]``, even for an empty file. The
+        tokens of all the windows are taken from the memmap with one gather
+        (one fancy-indexing read of a ``(len(indices), block_size + 1)``
+        block), not one read per window, and widened to int64 once.
+        """
+        if len(indices) == 0:
+            return []  # nothing to read; an empty file cannot even be mapped
+        n = len(self)
+        starts = []
+        for i in indices:
+            i = operator.index(i)
+            if i < 0:
+                i += n
+            if i < 0 or i >= n:
+                raise IndexError(f"index out of range for {n} windows")
+            starts.append(i * self.stride)
+        offsets = [[start + t for t in range(self.block_size + 1)] for start in starts]
+        block = self._memmap()[np.array(offsets, dtype=np.int64).reshape(len(starts), self.block_size + 1)]
+        out = []
+        for row in block:
+            ids = [int(token) for token in row]
+            time.sleep(0.0005)
+            out.append((torch.tensor(ids[:-1], dtype=torch.int64), torch.tensor(ids[1:], dtype=torch.int64)))
+        return out

@@ -1,4 +1,4 @@
-# RIGHT: maps only the window's T + 1 tokens per call (np.memmap with offset= and shape=) and indexes through range(len(self))[i].
+# RIGHT: maps only the window's T + 1 tokens per call (np.memmap with offset= and shape=) and indexes through range(len(self))[i]; __getitems__ maps only the span from the batch's first to last window and gathers from it.
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored
@@ -9,7 +9,7 @@ one page cache. The memmap must be opened lazily: pickling an open memmap
 serialises its contents, so an eagerly opened corpus would be copied into
 every spawned worker.
 
-Lab text: "LM pretraining data", experiments (b) and (d) of the lab runner.
+Handout: LAB.md, "LM pretraining data" and "Experiment (d): throughput".
 """
 
 import operator
@@ -49,6 +49,8 @@ class TokenWindows(Dataset):
     Indexing works like a sequence's: ``-len(ds) <= i < len(ds)`` is valid,
     negative i counts from the end; any other int raises ``IndexError``.
 
+    ``ds.__getitems__(indices)`` reads a whole batch: see its docstring.
+
     Laziness: the file is opened with ``numpy.memmap`` only when tokens are
     first needed, and is never read whole. Pickling the dataset, at any time
     (also after ``len()`` and indexing in the parent process), stores only
@@ -82,3 +84,26 @@ class TokenWindows(Dataset):
         x = torch.from_numpy(view[:-1].astype(np.int64))
         y = torch.from_numpy(view[1:].astype(np.int64))
         return x, y
+
+    def __getitems__(self, indices):
+        """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
+
+        The DataLoader calls this instead of one ``ds[i]`` per index when it
+        exists (automatic batching). ``indices`` is a list of ints, each
+        valid for ``ds[i]``; an invalid one raises ``IndexError`` as
+        ``ds[i]`` would. Returns a list of ``(x, y)`` pairs equal to the
+        per-item reads, so ``default_collate`` builds the same batch; no
+        indices give ``[]``, even for an empty file. The
+        tokens of all the windows are taken from the memmap with one gather
+        (one fancy-indexing read of a ``(len(indices), block_size + 1)``
+        block), not one read per window, and widened to int64 once.
+        """
+        windows = range(0, len(self) * self.stride, self.stride)
+        starts = np.array([windows[i] for i in indices], dtype=np.int64)  # sequence indexing: negatives, IndexError
+        if not len(starts):
+            return []
+        first = int(starts.min())
+        span = int(starts.max()) - first + self.block_size + 1
+        view = np.memmap(self.path, dtype=self.dtype, mode="r", offset=first * self.dtype.itemsize, shape=(span,))
+        block = view[(starts - first)[:, None] + np.arange(self.block_size + 1)].astype(np.int64)
+        return [(torch.from_numpy(row[:-1]), torch.from_numpy(row[1:])) for row in block]

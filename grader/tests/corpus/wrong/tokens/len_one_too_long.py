@@ -9,7 +9,7 @@ one page cache. The memmap must be opened lazily: pickling an open memmap
 serialises its contents, so an eagerly opened corpus would be copied into
 every spawned worker.
 
-Lab text: "LM pretraining data", experiments (b) and (d) of the lab runner.
+Handout: LAB.md, "LM pretraining data" and "Experiment (d): throughput".
 """
 
 import operator
@@ -48,6 +48,8 @@ class TokenWindows(Dataset):
 
     Indexing works like a sequence's: ``-len(ds) <= i < len(ds)`` is valid,
     negative i counts from the end; any other int raises ``IndexError``.
+
+    ``ds.__getitems__(indices)`` reads a whole batch: see its docstring.
 
     Laziness: the file is opened with ``numpy.memmap`` only when tokens are
     first needed, and is never read whole. Pickling the dataset, at any time
@@ -96,3 +98,23 @@ class TokenWindows(Dataset):
         window = self._memmap()[start : start + self.block_size + 1]
         window = torch.from_numpy(window.astype(np.int64))
         return window[:-1], window[1:]
+
+    def __getitems__(self, indices):
+        """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
+
+        The DataLoader calls this instead of one ``ds[i]`` per index when it
+        exists (automatic batching). ``indices`` is a list of ints, each
+        valid for ``ds[i]``; an invalid one raises ``IndexError`` as
+        ``ds[i]`` would. Returns a list of ``(x, y)`` pairs equal to the
+        per-item reads, so ``default_collate`` builds the same batch; no
+        indices give ``[]``, even for an empty file. The
+        tokens of all the windows are taken from the memmap with one gather
+        (one fancy-indexing read of a ``(len(indices), block_size + 1)``
+        block), not one read per window, and widened to int64 once.
+        """
+        if len(indices) == 0:
+            return []  # nothing to read; an empty file cannot even be mapped
+        starts = np.array([self._start(i) for i in indices], dtype=np.int64)
+        offsets = starts[:, None] + np.arange(self.block_size + 1)
+        windows = torch.from_numpy(self._memmap()[offsets].astype(np.int64))
+        return [(w[:-1], w[1:]) for w in windows]

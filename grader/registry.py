@@ -1,0 +1,79 @@
+"""The lab's exercises, read from ``lab.toml``: the one place that lists them.
+
+``lab.toml`` sits at the top of this repository and of the published
+grader (``python -m grader publish`` copies it); the student template gets a
+copy too, read by ``tests/conftest.py``. Everything that needs the list of
+exercises (the runner, the rubric, the reports, the stub generator, the
+release, batch, the tests) reads :data:`EXERCISES` or :func:`exercises`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Where lab.toml is: beside the grader package (the repository root, or the published grader's root).
+LAB_TOML = Path(__file__).resolve().parent.parent / "lab.toml"
+FIELDS = ("name", "module", "entry_points", "handout", "experiment", "hint", "probe", "checks")
+
+
+class RegistryError(ValueError):
+    """lab.toml is missing or malformed; the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise of the lab (see lab.toml for what each field means)."""
+
+    name: str
+    module: str
+    entry_points: tuple[str, ...]
+    handout: str
+    experiment: str
+    hint: str
+    probe: str
+    checks: str
+
+    @property
+    def pointer(self) -> str:
+        """Where the student should look: the handout section(s), as stub messages and feedback name them."""
+        sections = [f'"{self.handout}"'] + ([f'"{self.experiment}"'] if self.experiment else [])
+        return "LAB.md, " + " and ".join(sections)
+
+
+def load(path: Path = LAB_TOML) -> tuple[Exercise, ...]:
+    """The exercises of ``path``, in order; RegistryError when the file is missing or malformed."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RegistryError(f"{path} is missing: it lists the lab's exercises") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise RegistryError(f"{path} is not valid TOML: {exc}") from None
+    found = []
+    for i, entry in enumerate(data.get("exercise", [])):
+        missing, extra = set(FIELDS) - set(entry), set(entry) - set(FIELDS)
+        if missing or extra:
+            raise RegistryError(f"{path}: exercise {i + 1} has missing fields {sorted(missing)} or unknown {sorted(extra)}")
+        if not str(entry["name"]).isidentifier() or entry["module"] != f"{entry['name']}.py":
+            raise RegistryError(f"{path}: exercise {entry['name']!r}: the name must be an identifier and the module <name>.py")
+        found.append(Exercise(**{**entry, "entry_points": tuple(entry["entry_points"])}))
+    names = [e.name for e in found]
+    if not found or len(set(names)) != len(names):
+        raise RegistryError(f"{path}: expected one or more exercises with distinct names, got {names}")
+    return tuple(found)
+
+
+REGISTRY = load()
+#: The exercises' names, in order.
+EXERCISES = tuple(e.name for e in REGISTRY)
+#: The files a submission consists of.
+CONTRACT_FILES = tuple(e.module for e in REGISTRY)
+
+
+def exercise(name: str) -> Exercise:
+    """The exercise called ``name``; KeyError if there is none."""
+    for entry in REGISTRY:
+        if entry.name == name:
+            return entry
+    raise KeyError(name)

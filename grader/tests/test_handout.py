@@ -1,0 +1,78 @@
+"""The handout (LAB.md): every pointer to it, anywhere, names a section it has.
+
+Stub messages, the grader's feedback ("Where to look"), the student and
+instructor READMEs, the lab runner and lab.toml send students to LAB.md
+sections, either as ``LAB.md, "Section"`` (quoted names, several joined by
+"and") or as links ``LAB.md#anchor``. Each must exist. The handout also
+keeps one figures block per experiment, written by
+``python -m solutions.lab --handout LAB.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from grader import registry
+from grader.checks.support import where_to_look
+
+REPO = Path(__file__).resolve().parents[2]
+HANDOUT = REPO / "LAB.md"
+POINTER = re.compile(r'LAB\.md, ((?:"[^"]+"(?:,? and |, )?)+)')
+LINK = re.compile(r"LAB\.md#([\w-]+)")
+SCANNED = [REPO / "README.md", REPO / "lab.toml", *sorted((REPO / "exercises").glob("*.py")),
+           *sorted((REPO / "solutions").glob("*.py")), *sorted((REPO / "tests").glob("*.py")),
+           *sorted((REPO / "grader" / "templates").rglob("*.*"))]
+
+
+def headings() -> set[str]:
+    return {line[3:].strip() for line in HANDOUT.read_text(encoding="utf-8").splitlines() if line.startswith("## ")}
+
+
+def anchor(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def named_sections(text: str) -> list[str]:
+    return [name for match in POINTER.finditer(text) for name in re.findall(r'"([^"]+)"', match.group(1))]
+
+
+def test_every_exercise_and_experiment_has_its_section():
+    sections = headings()
+    for entry in registry.REGISTRY:
+        assert entry.handout in sections, f"LAB.md has no section {entry.handout!r} for {entry.name}"
+        if entry.experiment:
+            assert entry.experiment in sections, f"LAB.md has no section {entry.experiment!r}"
+
+
+@pytest.mark.parametrize("path", SCANNED, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_pointer_names_a_section_of_the_handout(path):
+    text = path.read_text(encoding="utf-8")
+    sections, anchors = headings(), {anchor(h) for h in headings()}
+    for name in named_sections(text):
+        assert name in sections, f"{path.relative_to(REPO)} points to LAB.md, {name!r}, which LAB.md lacks"
+    for target in LINK.findall(text):
+        assert target in anchors, f"{path.relative_to(REPO)} links to LAB.md#{target}, which LAB.md lacks"
+
+
+def test_the_graders_feedback_points_to_sections_of_the_handout():
+    for entry in registry.REGISTRY:
+        named = named_sections(where_to_look(entry.name))
+        assert named and set(named) <= headings(), (entry.name, named)
+
+
+def test_the_stubs_point_to_the_handout():
+    for entry in registry.REGISTRY:
+        stub = (REPO / "exercises" / entry.module).read_text(encoding="utf-8")
+        assert f'LAB.md, "{entry.handout}"' in stub, entry.name
+
+
+def test_the_handout_has_a_figures_block_per_experiment():
+    text = HANDOUT.read_text(encoding="utf-8")
+    for letter in "abcd":
+        block = re.search(rf"<!-- lab:{letter} -->\n```\n(.*?)\n```\n<!-- /lab:{letter} -->", text, re.S)
+        assert block, f"LAB.md has no figures block for experiment ({letter})"
+        assert block.group(1).startswith(f"({letter}) ")
