@@ -16,7 +16,8 @@ path in OUT                                where it comes from
 ``README.md``                              ``grader/templates/student/README.md``, with the
                                            checks and their points (grader/rubric.toml)
 ``LAB.md``                                 ``LAB.md`` (the handout)
-``lab.toml``                               ``lab.toml`` (the exercises; tests/conftest.py reads it)
+``lab.toml``                               ``lab.toml`` without the grader's fields (the
+                                           exercises; tests/conftest.py reads it)
 ``.github/workflows/grade.yml``            ``grader/templates/student/grade.yml``
 =========================================  =================================================
 
@@ -189,6 +190,19 @@ def points_table(repo: Path) -> str:
     return "\n".join(lines).strip() + "\n"
 
 
+STUDENT_FIELDS = ("name", "module", "entry_points", "handout", "experiment")
+
+
+def student_lab_toml(repo: Path) -> str:
+    """The exercises for the student's tests/conftest.py: lab.toml without the grader's fields."""
+    lines = ["# The lab's exercises, in order (the instructor's lab.toml, without the grader's details).", ""]
+    for entry in tomllib.loads((repo / "lab.toml").read_text(encoding="utf-8"))["exercise"]:
+        lines.append("[[exercise]]")
+        lines += [f"{key} = {_toml_value(entry[key])}" for key in STUDENT_FIELDS]
+        lines.append("")
+    return "\n".join(lines)
+
+
 def student_readme(repo: Path) -> str:
     """The student README: the template with the checks table in place of ``<!-- checks -->``."""
     template = (STUDENT_TEMPLATES / "README.md").read_text(encoding="utf-8")
@@ -221,7 +235,7 @@ def release(out: Path, repo: Path = REPO, force: bool = False) -> list[Path]:
         ".gitignore": STUDENT_GITIGNORE,
         "README.md": student_readme(repo),
         "LAB.md": (repo / "LAB.md").read_text(encoding="utf-8"),
-        "lab.toml": (repo / "lab.toml").read_text(encoding="utf-8"),
+        "lab.toml": student_lab_toml(repo),
         ".github/workflows/grade.yml": (STUDENT_TEMPLATES / "grade.yml").read_text(encoding="utf-8"),
     }
     for rel, text in simple.items():

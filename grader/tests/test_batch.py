@@ -2,6 +2,7 @@
 
 import csv
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -47,6 +48,18 @@ def klass(tmp_path_factory):
     return root
 
 
+def server_record(path: Path, deadline: str, commits: dict[str, str]) -> Path:
+    """A record as record-submissions writes it: the commit each student's repository held at the deadline."""
+    entries = [{"repository": f"course/{student}", "commit": commit, "server_time": "2026-11-01T10:00:05Z",
+                "source": "push to refs/heads/main"} for student, commit in commits.items()]
+    path.write_text(json.dumps({"deadline": deadline, "submissions": entries}))
+    return path
+
+
+def head(folder, rev="HEAD"):
+    return subprocess.run(["git", "-C", str(folder), "rev-parse", rev], capture_output=True, text=True, check=True).stdout.strip()
+
+
 def batch(*args):
     return subprocess.run([sys.executable, "-m", "grader", "batch", *map(str, args)], cwd=REPO,
                           capture_output=True, text=True, timeout=600)
@@ -59,19 +72,27 @@ def gradebook(out):
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_batch_grades_each_student_and_honours_the_deadline(klass, tmp_path):
-    out = tmp_path / "out"
-    proc = batch(klass, "--out", out, "--jobs", "2", "--deadline", "2026-11-02T00:00:00+00:00")
+    """late's second commit reached the server after the deadline: the record (server times) says so, and
+    batch grades the first commit; students without history are graded as they are."""
+    out, deadline = tmp_path / "out", "2026-11-02T00:00:00+00:00"
+    record = server_record(tmp_path / "record.json", deadline, {"late": head(klass / "late", "HEAD~1")})
+    proc = batch(klass, "--out", out, "--jobs", "2", "--deadline", deadline, "--server-record", record)
     assert proc.returncode == 0, proc.stderr
     book = gradebook(out)
     assert set(book) == {"stub", "partial", "late"}
-    assert book["stub"]["score"] == "0" and book["partial"]["collate"] == "20" and book["partial"]["score"] == "20"
+    assert book["stub"]["status"] == "grader error" and "no entry for this student" in book["stub"]["error"]
     assert book["late"]["collate"] == "0", "the commit after the deadline must not count"
+    assert book["late"]["commit"] == head(klass / "late", "HEAD~1") and book["late"]["server_time"] == "2026-11-01T10:00:05Z"
+    assert "--deadline and --server-record go together" in batch(klass, "--out", out, "--deadline", deadline).stderr
+    proc = batch(klass, "--out", out, "--jobs", "2")  # no deadline: every folder as it is
+    book = gradebook(out)
+    assert book["stub"]["score"] == "0" and book["partial"]["collate"] == "20" and book["partial"]["score"] == "20"
     for student in book:
         assert (out / "results" / f"{student}.json").is_file() and (out / "feedback" / f"{student}.md").is_file()
     assert "Students: 3" in (out / "summary.md").read_text()
 
-    again = batch(klass, "--out", out)  # no deadline now: late's newest commit is graded
-    assert gradebook(out)["late"]["collate"] == "20" and again.returncode == 0
+    assert book["late"]["collate"] == "20" and proc.returncode == 0  # late's newest commit
+    again = batch(klass, "--out", out)
     assert gradebook(out)["stub"]["duration_s"] == book["stub"]["duration_s"], "unchanged students are not graded again"
 
 
@@ -93,11 +114,13 @@ def test_merge_combines_slices(klass, tmp_path):
 
 def test_a_student_the_grader_cannot_grade_gets_an_error_row(tmp_path):
     (tmp_path / "in" / "nohistory").mkdir(parents=True)
-    git(tmp_path / "in" / "nohistory", "init", "-q")  # a checkout without a single commit
-    proc = batch(tmp_path / "in", "--out", tmp_path / "out", "--deadline", "2026-11-02T00:00:00+00:00")
+    git(tmp_path / "in" / "nohistory", "init", "-q")  # a checkout without the commit the server held
+    deadline = "2026-11-02T00:00:00+00:00"
+    record = server_record(tmp_path / "record.json", deadline, {"nohistory": "0123456789abcdef0123456789abcdef01234567"})
+    proc = batch(tmp_path / "in", "--out", tmp_path / "out", "--deadline", deadline, "--server-record", record)
     assert proc.returncode == 0, proc.stderr
     row = gradebook(tmp_path / "out")["nohistory"]
-    assert row["status"] == "grader error" and "no commit before the deadline" in row["error"]
+    assert row["status"] == "grader error" and "the checkout has no commit 0123456789ab" in row["error"]
 
 
 @pytest.mark.parametrize("args, message", [

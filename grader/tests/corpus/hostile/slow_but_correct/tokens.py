@@ -94,16 +94,6 @@ class TokenWindows(Dataset):
             raise IndexError(f"window index {i} out of range for {n} windows")
         return (i % n) * self.stride
 
-    def _unused_getitems(self, indices):
-        """Batched read for DataLoader's automatic batching: one gather for the whole batch.
-
-        Returns a list of (x, y) pairs, so ``default_collate`` sees the same
-        items as with per-item ``__getitem__`` calls.
-        """
-        starts = np.array([self._start(i) for i in indices], dtype=np.int64)
-        offsets = starts[:, None] + np.arange(self.block_size + 1)
-        windows = torch.from_numpy(self._memmap()[offsets].astype(np.int64))
-        return [(w[:-1], w[1:]) for w in windows]
     ### END SOLUTION
 
     def __len__(self):
@@ -122,3 +112,13 @@ class TokenWindows(Dataset):
         window = torch.from_numpy(window.astype(np.int64))
         return window[:-1], window[1:]
         ### END SOLUTION
+
+    def __getitems__(self, indices):
+        """Slow but correct: a 2 ms pause per window, one gather for the batch."""
+        if len(indices) == 0:
+            return []
+        import time
+        time.sleep(0.002 * len(indices))
+        starts = np.array([self._start(i) for i in indices], dtype=np.int64)
+        windows = self._memmap()[starts[:, None] + np.arange(self.block_size + 1)].astype(np.int64)
+        return [(torch.from_numpy(w[:-1].copy()), torch.from_numpy(w[1:].copy())) for w in windows]
