@@ -13,8 +13,10 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.paths import REPO
+
 #: Where lab.toml is: beside the grader package (the repository root, or the published grader's root).
-LAB_TOML = Path(__file__).resolve().parent.parent / "lab.toml"
+LAB_TOML = REPO / "lab.toml"
 FIELDS = ("name", "module", "entry_points", "handout", "experiment", "hint", "probe", "checks")
 
 

@@ -6,6 +6,9 @@ shown in feedback) may reach a terminal, a CI log or a report.
 (keeping newlines and tabs) and defuses the line-start markers that GitHub
 Actions (``::error::``, ``::add-mask::``, ``::stop-commands::``) and Azure
 Pipelines (``##[error]``, ``##vso[``) read as commands.
+
+:func:`first_paragraph` is the one-line summary of a docstring (a check's
+promise, as the reports and the student README show it).
 """
 
 from __future__ import annotations
@@ -26,3 +29,9 @@ def clean_text(text: object) -> str:
     s = s.replace("\r\n", "\n").replace("\r", "\n")
     s = _CONTROL.sub("", _ANSI.sub("", s))
     return _COMMAND.sub(lambda m: f"{m.group(1)}{m.group(2)[0]} {m.group(2)[1:]}", s)
+
+
+def first_paragraph(docstring: str | None) -> str:
+    """The first paragraph of ``docstring`` on one line (its lines joined by spaces)."""
+    paragraph = (docstring or "").strip().split("\n\n", 1)[0]
+    return " ".join(line.strip() for line in paragraph.splitlines())

@@ -11,7 +11,6 @@ line ("not done yet: ...") instead of a traceback.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import os
 import re
@@ -20,6 +19,9 @@ import types
 from pathlib import Path
 
 import pytest
+
+# The lab script's helper, one copy for both: iterate a DataLoader, always shut its workers down.
+from exercises.lab import batches  # noqa: F401  (re-exported to the test modules)
 
 #: The exercises, from lab.toml at the top of the repository (the lab's one list of them).
 LAB = tomllib.loads((Path(__file__).resolve().parent.parent / "lab.toml").read_text(encoding="utf-8"))["exercise"]
@@ -50,22 +52,6 @@ def lab(pytestconfig):
     except ModuleNotFoundError as exc:
         pytest.exit(f"--impl {package}: cannot import {exc.name!r}; run pytest from the repository root", returncode=4)
     return types.SimpleNamespace(package=package, **modules)
-
-
-@contextlib.contextmanager
-def batches(loader):
-    """Iterate a DataLoader and shut its workers down explicitly on the way out.
-
-    Left to the garbage collector after an exception, a worker pool's
-    shutdown can stall for two 5 s join timeouts.
-    """
-    it = iter(loader)
-    try:
-        yield it
-    finally:
-        shutdown = getattr(it, "_shutdown_workers", None)  # absent with num_workers=0
-        if shutdown is not None:
-            shutdown()
 
 
 def not_done_line(excinfo) -> str | None:

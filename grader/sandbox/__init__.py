@@ -4,7 +4,9 @@ Parts (one job each):
 
 * :mod:`~grader.sandbox.host`: :class:`Sandbox`, the grading process's side;
 * :mod:`~grader.sandbox.jail`: the bubblewrap command line, and whether a jail can be made;
-* :mod:`~grader.sandbox.zygote`: inside the jail, forks one locked-down child per probe;
+* :mod:`~grader.sandbox.identity`: the private uid a probe runs as;
+* :mod:`~grader.sandbox.zygote`: inside the jail, forks one child per probe, which
+  :mod:`~grader.sandbox.lockdown` locks down (limits, environment, identity);
 * :mod:`~grader.sandbox.child`: inside a probe child, imports the submission and runs the probe;
 * :mod:`~grader.sandbox.integrity`, :mod:`~grader.sandbox.encode`: what the child watches and how it answers;
 * :mod:`~grader.sandbox.messages`, :mod:`~grader.sandbox.channel`: the typed messages and their framing;
@@ -17,7 +19,7 @@ only the zygote's and the child's modules, never loads the grading side.
 import importlib
 
 _EXPORTS = {
-    "NOGROUP": "host", "PRIVATE_UIDS": "host", "Sandbox": "host",
+    "NOGROUP": "identity", "PRIVATE_UIDS": "identity", "Sandbox": "host",
     "SandboxError": "host", "jail_isolation": "host", "Isolation": "jail", "Flag": "messages",
     "ProbeResult": "messages", "load_submission": "child",
 }

@@ -33,7 +33,6 @@ from __future__ import annotations
 import atexit
 import json
 import os
-import pwd
 import secrets
 import subprocess
 import sys
@@ -42,20 +41,17 @@ import threading
 import time
 from pathlib import Path
 
-from grader.sandbox import channel, forkserver, jail
+from grader.registry import CONTRACT_FILES
+from grader.sandbox import channel, forkserver, identity, jail
 from grader.sandbox.channel import ChannelError
 from grader.sandbox.child import INIT_SOURCE
 from grader.sandbox.files import SUBMISSION_PACKAGE, copy_submission, remove_tree, stage_modules
 from grader.sandbox.messages import Exit, Limits, ProbeResult, Ready, RunRequest, ZygoteConfig
-from grader.registry import CONTRACT_FILES
 from grader.sandbox.proctree import descendants, kill_descendants
 from grader.text import clean_text
 
-
 START_TIMEOUT = 120.0  # seconds for the zygote to preload and report ready
 ANSWER_GRACE = 30.0  # seconds beyond a probe's timeout before the zygote counts as hung
-NOGROUP = 65534
-PRIVATE_UIDS = range(1_000_000, 2_000_000)  # far above any account a distribution creates
 JAIL_MODES = ("auto", "required", "off")
 
 #: The probes' whole environment; the zygote adds HOME and TMPDIR (the probe's scratch).
@@ -69,34 +65,6 @@ _BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
 
 class SandboxError(RuntimeError):
     """The sandbox itself failed (no jail where one was required, a zygote that would not start)."""
-
-
-def _uids_in_use() -> set[int]:
-    """Real uids of the running processes."""
-    uids = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/status", "rb") as status:
-                    for line in status:
-                        if line.startswith(b"Uid:"):
-                            uids.add(int(line.split()[1]))
-                            break
-            except OSError:
-                continue
-    return uids
-
-
-def _unused_uid() -> int:
-    """A uid no account has and no process runs as: the sandbox's own."""
-    busy = _uids_in_use()
-    while True:
-        uid = PRIVATE_UIDS[secrets.randbelow(len(PRIVATE_UIDS))]
-        try:
-            pwd.getpwuid(uid)
-        except KeyError:
-            if uid not in busy:
-                return uid
 
 
 class Sandbox:
@@ -159,10 +127,10 @@ class Sandbox:
             (self._root / "scratch").mkdir(mode=0o711)
             (self._root / "capture").mkdir(mode=0o700)
         if self.isolation.jailed and os.geteuid() == 0:
-            self._uid = _unused_uid()
-        elif not self.isolation.jailed and _can_switch_uid() and _reachable_by_others(self._weak_paths()):
+            self._uid = identity.unused_uid()
+        elif not self.isolation.jailed and identity.can_switch_uid() and identity.reachable_by_others(self._weak_paths()):
             os.chmod(self._root, 0o711)  # the probes' uid must reach code/, lib/ and scratch/
-            self._uid = _unused_uid()
+            self._uid = identity.unused_uid()
             self.isolation = jail.Isolation("weak", f"{self.isolation.reason}; probes run under a uid of their own")
 
     def _weak_paths(self) -> list[str]:
@@ -200,7 +168,7 @@ class Sandbox:
         env = dict(PROBE_ENV, PATH=f"{bin_dir}:/usr/local/bin:/usr/bin:/bin")
         return ZygoteConfig(**paths, preload=list(self.preload), probe_modules=list(self.probe_modules),
                             limits=self.limits, env=env, uid=self._uid,
-                            gid=None if self._uid is None else NOGROUP)
+                            gid=None if self._uid is None else identity.NOGROUP)
 
     def _argv(self, cfg: ZygoteConfig, req_r: int, resp_w: int) -> list[str]:
         zygote = [sys.executable, "-I", "-B", "-c", _BOOT, cfg.lib_dir, str(req_r), str(resp_w),
@@ -347,30 +315,6 @@ class Sandbox:
         else:
             how += "; restarted it"
         return ProbeResult(status="crashed" if died else "timeout", error=how)
-
-
-_SWITCH_CAPABILITIES = (6, 7, 0)  # CAP_SETGID, CAP_SETUID, CAP_CHOWN
-
-
-def _can_switch_uid() -> bool:
-    """Whether this process may give its children another uid (root with CAP_SETUID, CAP_SETGID, CAP_CHOWN)."""
-    if os.geteuid() != 0:
-        return False
-    with open("/proc/self/status") as status:
-        effective = next((int(line.split()[1], 16) for line in status if line.startswith("CapEff:")), 0)
-    return all(effective >> bit & 1 for bit in _SWITCH_CAPABILITIES)
-
-
-def _reachable_by_others(paths: list[str]) -> bool:
-    """Whether every folder on the way to each path can be searched by any user (no /root at 0700 on the way)."""
-    for path in paths:
-        for folder in [*Path(path).parents, Path(path)]:
-            try:
-                if not os.stat(folder).st_mode & 0o001:
-                    return False
-            except OSError:
-                return False
-    return True
 
 
 def _is_forkserver(pid: int, zygote: int) -> bool:

@@ -98,10 +98,10 @@ class Flag:
 
     @property
     def exercise(self) -> str:
-        """The exercise of a ``grader.probes.<exercise>:function`` probe ("" for other probes)."""
+        """The exercise of a ``grader.engine.probes.<exercise>:function`` probe ("" for other probes)."""
         module = self.probe.partition(":")[0]
         package, _, last = module.rpartition(".")
-        return last if package == "grader.probes" else ""
+        return last if package == "grader.engine.probes" else ""
 
     def text(self) -> str:
         if self.kind == "hook":

@@ -21,11 +21,9 @@ child's peak memory from outside (wait4).
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 import importlib
 import os
-import resource
 import select
 import signal
 import sys
@@ -33,7 +31,7 @@ import tempfile
 import time
 import traceback
 
-from grader.sandbox import channel, forkserver
+from grader.sandbox import channel, forkserver, lockdown
 from grader.sandbox.channel import ChannelError
 from grader.sandbox.files import remove_tree
 from grader.sandbox.messages import Exit, Flag, ProbeResult, Ready, RunRequest, ZygoteConfig
@@ -42,25 +40,6 @@ from grader.sandbox.proctree import describe_wait_status, kill_descendants
 RESULT_FD = 3  # the child's result pipe is moved to this fd number
 MAX_REQUEST = 64 << 20
 FORKSERVER_CPU_S = 3600  # the shared forkserver lives for the whole grading; its workers die with each probe
-
-_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_CHILD_SUBREAPER, _PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
-_libc = ctypes.CDLL(None, use_errno=True)
-
-
-def _prctl(option: int, value: int) -> None:
-    if _libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, f"prctl({option}): {os.strerror(err)}")
-
-
-def _clear_capabilities() -> None:
-    """Empty every capability set left (the inheritable set survives a uid switch)."""
-    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
-    data = (ctypes.c_uint32 * 6)()
-    if _libc.capset(header, data) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, f"capset: {os.strerror(err)}")
-
 
 @dataclasses.dataclass
 class _State:
@@ -88,9 +67,9 @@ def _prepare(cfg: ZygoteConfig, req_fd: int, resp_fd: int) -> tuple[_State, Read
 
     run_probe = child.make_runner(integrity.arm(), cfg.code_dir)
     preload_s = time.monotonic() - started
-    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    lockdown.prctl(lockdown.PR_SET_CHILD_SUBREAPER, 1)
     # Children that share our uid (no uid switch) must not ptrace or read our memory.
-    _prctl(_PR_SET_DUMPABLE, 0)
+    lockdown.prctl(lockdown.PR_SET_DUMPABLE, 0)
     shared = forkserver.SharedForkServer(os.path.join(cfg.scratch_root, "forkserver"))
     state = _State(cfg=cfg, req_fd=req_fd, resp_fd=resp_fd, run_probe=run_probe, forkserver=shared)
     _ensure_forkserver(state)
@@ -99,61 +78,6 @@ def _prepare(cfg: ZygoteConfig, req_fd: int, resp_fd: int) -> tuple[_State, Read
 
 # --------------------------------------------------------------------------
 # the probe child (runs after fork, never returns)
-
-
-def _set_limit(which: int, soft: int, hard: int | None = None) -> None:
-    hard = soft if hard is None else hard
-    _cur_soft, cur_hard = resource.getrlimit(which)
-    if cur_hard != resource.RLIM_INFINITY:
-        soft, hard = min(soft, cur_hard), min(hard, cur_hard)
-    resource.setrlimit(which, (soft, hard))
-
-
-def _cpu_seconds(cfg: ZygoteConfig, timeout: float) -> int:
-    return cfg.limits.cpu_seconds or int(timeout) + 5
-
-
-def _apply_limits(cfg: ZygoteConfig, cpu: int) -> None:
-    mib, limits = 1 << 20, cfg.limits
-    _set_limit(resource.RLIMIT_CORE, 0)
-    _set_limit(resource.RLIMIT_AS, limits.memory_mb * mib)
-    _set_limit(resource.RLIMIT_FSIZE, limits.file_size_mb * mib)
-    _set_limit(resource.RLIMIT_NOFILE, 1024)
-    _set_limit(resource.RLIMIT_NPROC, limits.max_processes)
-    _set_limit(resource.RLIMIT_CPU, cpu, cpu + 2)  # SIGXCPU first, SIGKILL 2 s later
-
-
-def _become_probe_user(cfg: ZygoteConfig, home: str, cpu_seconds: int) -> None:
-    """Limits, environment and identity of a process that runs student code (probe child or forkserver).
-
-    Dies at once if the zygote is gone. Keeps no capability and sets
-    no_new_privs, so no program it runs can regain privileges.
-    """
-    zygote = os.getppid()
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != zygote:  # the zygote died before PDEATHSIG was armed
-        os._exit(1)
-    try:
-        with open("/proc/self/oom_score_adj", "w") as fh:
-            fh.write("1000")  # if the machine runs out of memory, kill us first
-    except OSError:
-        pass
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # over-long writes fail with EFBIG
-    _apply_limits(cfg, cpu_seconds)
-    os.environ.clear()
-    os.environ.update(cfg.env, HOME=home, TMPDIR=home)
-    tempfile.tempdir = None
-    if cfg.uid is not None:
-        os.chown(home, cfg.uid, cfg.gid)
-        os.setgroups([])
-        os.setresgid(cfg.gid, cfg.gid, cfg.gid)
-        os.setresuid(cfg.uid, cfg.uid, cfg.uid)  # clears the permitted, effective and ambient sets
-        _clear_capabilities()
-        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # a credential change clears it
-        if os.getppid() != zygote:
-            os._exit(1)
-    _prctl(_PR_SET_NO_NEW_PRIVS, 1)  # setuid programs cannot regain privileges
-    _prctl(_PR_SET_DUMPABLE, 0)  # same-uid processes may not ptrace it or read its memory
 
 
 def _child_setup(state: _State, scratch: str, capture_fd: int, result_w: int, timeout: float) -> None:
@@ -168,7 +92,7 @@ def _child_setup(state: _State, scratch: str, capture_fd: int, result_w: int, ti
     os.setsid()  # own session and process group
     os.closerange(forkserver.ALIVE_FD + 1, 1 << 20)  # zygote pipes, pidfds, ...
     sys.stdout.reconfigure(line_buffering=True)  # keep output if we crash
-    _become_probe_user(cfg, scratch, _cpu_seconds(cfg, timeout))
+    lockdown.become_probe_user(cfg, scratch, lockdown.cpu_seconds(cfg, timeout))
     os.chdir(scratch)
     sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != scratch]
     import multiprocessing
@@ -190,7 +114,7 @@ def _ensure_forkserver(state: _State) -> None:
     """Start the shared forkserver unless it runs (first probe, or a student's code killed it)."""
     if not state.forkserver.running():
         cfg = state.cfg
-        state.forkserver.start(lambda: _become_probe_user(cfg, state.forkserver.folder, FORKSERVER_CPU_S),
+        state.forkserver.start(lambda: lockdown.become_probe_user(cfg, state.forkserver.folder, FORKSERVER_CPU_S),
                                cfg.uid, cfg.gid)
 
 
@@ -281,7 +205,7 @@ def _death_text(cfg: ZygoteConfig, status: int, output: str, timeout: float) -> 
         text += " before returning a result"
     sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
     if sig == signal.SIGXCPU:
-        text += f" (CPU time limit of {_cpu_seconds(cfg, timeout)} s exceeded)"
+        text += f" (CPU time limit of {lockdown.cpu_seconds(cfg, timeout)} s exceeded)"
     elif any(hint in output for hint in ("MemoryError", "bad_alloc", "Cannot allocate memory",
                                          "can't allocate memory")):
         text += f" (probably the memory limit of {cfg.limits.memory_mb} MB)"

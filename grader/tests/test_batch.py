@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 
-REPO = Path(__file__).resolve().parents[2]
 FILES = CONTRACT_FILES
 
 
@@ -93,6 +93,7 @@ def test_batch_grades_each_student_and_honours_the_deadline(klass, tmp_path):
 
     assert book["late"]["collate"] == "20" and proc.returncode == 0  # late's newest commit
     again = batch(klass, "--out", out)
+    assert again.returncode == 0
     assert gradebook(out)["stub"]["duration_s"] == book["stub"]["duration_s"], "unchanged students are not graded again"
 
 

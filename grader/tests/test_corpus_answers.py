@@ -6,7 +6,7 @@
   never in the answer.
 * A mistake in one exercise costs points nowhere else.
 
-Grading runs in-process (``grader.runner.grade``), one exercise at a time,
+Grading runs in-process (``grader.engine.runner.grade``), one exercise at a time,
 on the reference solutions with the corpus file swapped in. The grading
 tests are marked slow (about 3-15 s each, several minutes in all); the
 structural tests at the top are fast.
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import pytest
 
-from grader import corpus
-from grader.results import EXERCISES
-from grader.runner import grade
+from grader.engine.runner import grade
+from grader.registry import EXERCISES
+from grader.tools import corpus
 
 SEED = 4
 """One fixed seed, so that a failure replays: python -m grader grade <folder> --only <exercise> --seed 4."""

@@ -56,12 +56,12 @@ from pathlib import Path
 
 import pytest
 
+from grader.paths import REPO
 from grader.registry import CONTRACT_FILES, EXERCISES
 
-REPO = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).with_name("corpus") / "hostile"
 SOLUTIONS = REPO / "solutions"
-RUBRIC = tomllib.loads((REPO / "grader" / "rubric.toml").read_text())
+RUBRIC = tomllib.loads((REPO / "grader" / "engine" / "rubric.toml").read_text())
 REPORT_KEYS = {"schema_version", "score", "max_score", "seed", "duration_s", "submission", "started_at",
                "grader_version", "gpu", "exercises", "integrity", "isolation", "phases", "provenance"}
 EXERCISE_KEYS = {"name", "score", "max_score", "note", "checks"}

@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from grader.paths import REPO
 from grader.report_files import ReportPathError, append_text, write_text
 from grader.sandbox.files import remove_tree
 from grader.sandbox.messages import Flag, MessageError, ProbeResult, RunRequest, decode, encode
 from grader.text import clean_text
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def _chain(top: Path, depth: int) -> None:
@@ -121,7 +120,8 @@ def test_append_refuses_a_fifo(tmp_path):
     ("plain\ttext\nline", "plain\ttext\nline"),
     ("\x1b[31mred\x1b[0m \x1b]0;title\x07bell\x07", "red bell"),
     ("a\r\nb\rc\x00d\x9b", "a\nb\ncd"),
-    ("ok\n::error file=x::pwned\n  ::add-mask::s\n##[error]x\n##vso[task]y", "ok\n: :error file=x::pwned\n  : :add-mask::s\n# #[error]x\n# #vso[task]y"),
+    ("ok\n::error file=x::pwned\n  ::add-mask::s\n##[error]x\n##vso[task]y",
+     "ok\n: :error file=x::pwned\n  : :add-mask::s\n# #[error]x\n# #vso[task]y"),
     ("a ::not a command", "a ::not a command"),
 ])
 def test_clean_text(raw, clean):

@@ -8,14 +8,13 @@ import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
-from grader.results import EXERCISES
-from grader.rubric import load_rubric
+from grader.engine.results import EXERCISES
+from grader.engine.rubric import load_rubric
+from grader.paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 OUTPUTS = ("json", "markdown", "gradescope", "junit")
 
 

@@ -11,20 +11,19 @@ keeps one figures block per experiment, written by
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from grader import registry
-from grader.checks.support import where_to_look
+from grader.engine.checks.support import where_to_look
+from grader.paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 HANDOUT = REPO / "LAB.md"
 POINTER = re.compile(r'LAB\.md, ((?:"[^"]+"(?:,? and |, )?)+)')
 LINK = re.compile(r"LAB\.md#([\w-]+)")
 SCANNED = [REPO / "README.md", REPO / "lab.toml", *sorted((REPO / "exercises").glob("*.py")),
            *sorted((REPO / "solutions").glob("*.py")), *sorted((REPO / "tests").glob("*.py")),
-           *sorted((REPO / "grader" / "templates").rglob("*.*"))]
+           *sorted((REPO / "grader" / "tools" / "templates").rglob("*.*"))]
 
 
 def headings() -> set[str]:

@@ -33,12 +33,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.bundles import classroom50_bundle, gradescope_zip
+from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
-from grader.release import release
 from grader.sandbox import jail
+from grader.tools.bundles import classroom50_bundle, gradescope_zip
+from grader.tools.release import release
 
-REPO = Path(__file__).resolve().parents[2]
 SCHEMAS = Path(__file__).with_name("schemas")
 CORPUS = Path(__file__).with_name("corpus")
 FILES = CONTRACT_FILES

@@ -18,11 +18,12 @@ from pathlib import Path
 
 import pytest
 
+from grader.paths import REPO
 from grader.sandbox import Flag, Sandbox, SandboxError
 from grader.sandbox.jail import isolation
 
 PROBES = "grader.tests.sandbox_probes"
-REPO = Path(__file__).resolve().parents[2]
+
 JAIL = isolation()
 needs_jail = pytest.mark.skipif(not JAIL.jailed, reason=f"no jail here: {JAIL.reason}")
 

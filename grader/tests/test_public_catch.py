@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from grader import corpus
+from grader.paths import REPO
+from grader.tools import corpus
 
-REPO = Path(__file__).resolve().parents[2]
 PACKAGE = "submitted"
 
 

@@ -2,22 +2,32 @@
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from grader.publish import PublishError, publish
+from grader.paths import REPO
+from grader.tools.publish import PublishError, publish
 
-REPO = Path(__file__).resolve().parents[2]
 
-
-def test_publishes_grader_without_tests_or_solutions(tmp_path):
+def test_publishes_the_engine_sandbox_and_writers_only(tmp_path):
     files = publish(tmp_path / "out")
     names = [p.relative_to(tmp_path / "out").as_posix() for p in files]
-    assert "grader/runner.py" in names and "requirements.txt" in names
-    assert not any(n.startswith(("solutions/", "exercises/", "grader/tests/")) for n in names)
-    solution_markers = [n for n, p in zip(names, files) if p.suffix == ".py" and "### BEGIN SOLUTION" in p.read_text()]
-    assert solution_markers == [] or all(n in ("grader/stubs.py", "grader/release.py") for n in solution_markers)
+    assert "grader/engine/runner.py" in names and "grader/sandbox/jail.py" in names and "grader/writers/markdown.py" in names
+    assert {"requirements.txt", "lab.toml", "README.md"} <= set(names)
+    parts = {n.split("/")[1] for n in names if n.startswith("grader/") and n.count("/") > 1}
+    assert parts == {"engine", "sandbox", "writers"}, f"published grader/ subfolders: {sorted(parts)}"
+    assert not any(n.startswith(("solutions/", "exercises/", "tests/")) for n in names)
+    assert not any("/tests/" in n or "/tools/" in n or n.endswith(".pyc") for n in names)
+    assert not [n for n, p in zip(names, files) if p.suffix == ".py" and "### BEGIN SOLUTION" in p.read_text()]
+
+
+def test_the_published_grader_offers_only_the_engine_commands(tmp_path):
+    publish(tmp_path / "out")
+    proc = subprocess.run([sys.executable, "-m", "grader", "--help"], cwd=tmp_path / "out", capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "grade" in proc.stdout and "verdict" in proc.stdout
+    for tool in ("release", "batch", "scoreboard", "generate", "publish"):
+        assert f"    {tool} " not in proc.stdout, f"{tool} is offered by the published grader"
 
 
 def test_refuses_non_empty_or_inside_the_repo(tmp_path):

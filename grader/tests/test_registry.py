@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from grader import registry
+from grader.paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 NAMES = set(registry.EXERCISES) | set(registry.CONTRACT_FILES)
 
 
@@ -93,7 +93,7 @@ def double(x):
 '''
 TOY_PROBE = '''"""Probes for the toy exercise."""
 
-from grader.probes.common import load_submission
+from grader.engine.probes.common import load_submission
 
 
 def doubles(values):
@@ -106,7 +106,7 @@ def preflight(module):
 '''
 TOY_CHECK = '''"""Checks of the toy exercise."""
 
-from grader.checks.support import expect
+from grader.engine.checks.support import expect
 
 
 def check_doubles(ctx):
@@ -122,8 +122,8 @@ entry_points = ["double"]
 handout = "Toy doubling"
 experiment = ""
 hint = "the docstring of double"
-probe = "grader.probes.toy"
-checks = "grader/checks/check_toy.py"
+probe = "grader.engine.probes.toy"
+checks = "grader/engine/checks/check_toy.py"
 '''
 
 
@@ -137,9 +137,9 @@ def test_a_sixth_exercise_needs_only_its_own_files(tmp_path):
         shutil.copy2(path, target)
     (copy / "lab.toml").write_text((copy / "lab.toml").read_text() + TOY_ENTRY)
     (copy / "solutions" / "toy.py").write_text(TOY_SOLUTION)
-    (copy / "grader" / "probes" / "toy.py").write_text(TOY_PROBE)
-    (copy / "grader" / "checks" / "check_toy.py").write_text(TOY_CHECK)
-    (copy / "grader" / "rubric.toml").write_text((copy / "grader" / "rubric.toml").read_text() + "\n[toy]\ndoubles = 5\n")
+    (copy / "grader" / "engine" / "probes" / "toy.py").write_text(TOY_PROBE)
+    (copy / "grader" / "engine" / "checks" / "check_toy.py").write_text(TOY_CHECK)
+    (copy / "grader" / "engine" / "rubric.toml").write_text((copy / "grader" / "engine" / "rubric.toml").read_text() + "\n[toy]\ndoubles = 5\n")
     (copy / "LAB.md").write_text((copy / "LAB.md").read_text() + "\n## Toy doubling\n\nDouble an int.\n")
     for kind, body in (("wrong", "# WRONG: triples instead of doubling.\ndef double(x):\n    return 3 * x\n"),
                        ("right", "# RIGHT: shifts left by one bit instead of multiplying.\ndef double(x):\n    return x << 1\n")):

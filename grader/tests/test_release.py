@@ -23,11 +23,11 @@ from pathlib import Path
 
 import pytest
 
+from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
-from grader.release import ReleaseError, release, student_pyproject
-from grader.stubs import BEGIN, END
+from grader.tools.release import ReleaseError, release, student_pyproject
+from grader.tools.stubs import BEGIN, END
 
-REPO = Path(__file__).resolve().parents[2]
 # Solution lines too generic to betray anything: punctuation only, or one bare keyword statement.
 _TRIVIAL = re.compile(r'^([\W_]*|"""|(return|pass|break|continue|else:|try:|finally:|yield|raise)\s*)$')
 _FORBIDDEN_IMPORT = re.compile(r"^\s*(from|import)\s+(grader|solutions)\b|import_module\(\s*[\"'](grader|solutions)\b",
@@ -85,7 +85,7 @@ def test_release_contains_the_student_repository(released):
 
 def test_student_readme_lists_every_check_with_its_points(released):
     """Generated from the rubric: every check of every exercise, its points, and the exercise totals."""
-    from grader.rubric import load_rubric
+    from grader.engine.rubric import load_rubric
 
     readme = (released / "README.md").read_text()
     assert "<!-- checks -->" not in readme and "LAB.md" in readme
@@ -125,7 +125,7 @@ def test_the_leak_scan_finds_a_leak(released, tmp_path):
 
 
 def test_nothing_of_grader_or_solutions_reaches_the_release(released):
-    templates = {(REPO / "grader" / "templates" / "student" / name).read_bytes()
+    templates = {(REPO / "grader" / "tools" / "templates" / "student" / name).read_bytes()
                  for name in ("README.md", "grade.yml")}
     private = {p.read_bytes() for folder in ("grader", "solutions") for p in (REPO / folder).rglob("*")
                if p.is_file() and ".node" not in p.parts and "__pycache__" not in p.parts} - templates

@@ -1,14 +1,14 @@
 """The rubric and the checks agree, and a bad rubric gets a clear error."""
 
 import ast
-from pathlib import Path
 
 import pytest
 
-from grader.results import EXERCISES
-from grader.rubric import DEFAULT_RUBRIC, RubricError, load_rubric
+from grader.engine.results import EXERCISES
+from grader.engine.rubric import DEFAULT_RUBRIC, RubricError, load_rubric
+from grader.paths import REPO
 
-CHECKS = Path(__file__).resolve().parents[1] / "checks"
+CHECKS = REPO / "grader" / "engine" / "checks"
 
 
 def check_functions(exercise):
@@ -60,5 +60,6 @@ def test_missing_rubric_file(tmp_path):
 
 def test_visibility_is_read(tmp_path):
     path = tmp_path / "rubric.toml"
-    path.write_text(DEFAULT_RUBRIC.read_text().replace("inputs_are_not_modified = 1", 'inputs_are_not_modified = {points = 1, visibility = "hidden"}'))
+    hidden = 'inputs_are_not_modified = {points = 1, visibility = "hidden"}'
+    path.write_text(DEFAULT_RUBRIC.read_text().replace("inputs_are_not_modified = 1", hidden))
     assert load_rubric(path)["collate"]["inputs_are_not_modified"].visibility == "hidden"

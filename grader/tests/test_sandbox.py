@@ -18,13 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.sandbox import NOGROUP, PRIVATE_UIDS, Flag, ProbeResult, Sandbox
 from grader.sandbox.jail import CODE_DIR, LIB_DIR, SCRATCH_DIR
 from grader.sandbox.proctree import descendants
 
 PROBES = "grader.tests.sandbox_probes"
-REPO = Path(__file__).resolve().parents[2]
+
 SECRET_NAME, SECRET_VALUE = "GRADER_TEST_SECRET", "s3cr3t-do-not-leak-4711"
 IS_ROOT = os.geteuid() == 0
 
@@ -413,7 +414,7 @@ def test_huge_exception_message_is_cut(sandbox):
 
 def test_preflight_ignores_forged_entry_points(tmp_path):
     """Hostile corpus (forged_result): a forged preflight answer must not crash the runner."""
-    from grader import runner
+    from grader.engine import runner
 
     (tmp_path / "collate.py").write_text("")
 
@@ -435,9 +436,9 @@ def test_preflight_ignores_forged_entry_points(tmp_path):
 
 def test_context_keeps_flags_per_check():
     """A check whose probe reported a replaced function is failed by the runner (hostile corpus)."""
-    from grader.checks.support import Context
+    from grader.engine.checks.support import Context
 
-    flag = Flag("replaced", "torch.equal", "grader.probes.collate:basic")
+    flag = Flag("replaced", "torch.equal", "grader.engine.probes.collate:basic")
 
     class Fake:
         def run(self, probe, args, timeout):

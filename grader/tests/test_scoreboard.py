@@ -4,10 +4,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from grader import corpus
-from grader.scoreboard import corpus_ids, holds, outcomes, read_junit, render
+from grader.paths import REPO
+from grader.tools import corpus
+from grader.tools.scoreboard import corpus_ids, holds, outcomes, read_junit, render
 
-REPO = Path(__file__).resolve().parents[2]
 WRONG = [e.id for e in corpus.entries("wrong")]
 RIGHT = [e.id for e in corpus.entries("right")]
 HOSTILE = corpus_ids()["hostile"]

@@ -5,14 +5,13 @@ what the generator writes from it, never edited by hand.
 """
 
 import ast
-from pathlib import Path
 
 import pytest
 
 from grader import registry
-from grader.stubs import BEGIN, END, GENERATED_FILES, StubError, make_exercise, stale_files
+from grader.paths import REPO
+from grader.tools.stubs import BEGIN, END, GENERATED_FILES, StubError, make_exercise, stale_files
 
-REPO = Path(__file__).resolve().parents[2]
 EXERCISES = registry.EXERCISES
 
 
@@ -125,3 +124,24 @@ class A:
 
 def test_generated_file_list_matches_solutions():
     assert sorted(p.name for p in (REPO / "solutions").glob("*.py")) == sorted(GENERATED_FILES)
+
+
+def test_installed_nbgrader_is_the_pinned_one():
+    """The stubs are nbgrader's output: a different nbgrader may clear regions differently, so
+    exercises/ is only trusted with the version requirements-instructor.txt pins."""
+    from importlib.metadata import version
+
+    pins = [line.split("==", 1)[1].strip() for line in (REPO / "requirements-instructor.txt").read_text().splitlines()
+            if line.startswith("nbgrader==")]
+    assert pins, "requirements-instructor.txt must pin nbgrader with =="
+    assert version("nbgrader") == pins[0], f"nbgrader {version('nbgrader')} is installed, {pins[0]} is pinned: run bash .ci/setup"
+
+
+def test_nbgrader_clears_every_region_and_keeps_every_other_line():
+    from grader.tools.stubs import PLACEHOLDER, clear_solutions
+
+    source = (REPO / "solutions" / "bucketing.py").read_text()
+    cleared = clear_solutions(source)
+    assert cleared.count(PLACEHOLDER) == source.count(BEGIN) > 0
+    outside = [line for number, line in enumerate(source.splitlines(), start=1) if number not in solution_line_numbers(source)]
+    assert [line for line in cleared.splitlines() if PLACEHOLDER not in line] == outside

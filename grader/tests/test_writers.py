@@ -1,4 +1,4 @@
-"""Tests of grader.results and grader.writers.
+"""Tests of grader.engine.results and grader.writers.
 
 Each writer is checked against what its *consumer* accepts, not against
 itself: Gradescope's ``results.json`` against a schema written from the
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.results import EXERCISES, STATUSES, VISIBILITIES, CheckResult, ExerciseResult, GradeResult
+from grader.engine.results import EXERCISES, STATUSES, VISIBILITIES, CheckResult, ExerciseResult, GradeResult
 from grader.writers import (
     GRADEBOOK_COLUMNS,
     class_summary_markdown,
@@ -103,7 +103,7 @@ def make_result(**overrides) -> GradeResult:
         exercises=ex, seed=1234, duration_s=42.5, submission="alice/lab@3f2a9c1",
         started_at="2025-01-31T12:00:00Z", grader_version="1.0.0", gpu="none",
         isolation={"level": "jail", "reason": "bubblewrap, as root"},
-        integrity_flags=["exercises/collate.py imports grader.results | suspicious",
+        integrity_flags=["exercises/collate.py imports grader.engine.results | suspicious",
                          "=HYPERLINK(\"http://evil\") <b>copied</b> from \x1b[31mbob\x1b[0m"],
     )
     fields.update(overrides)
@@ -439,16 +439,16 @@ def test_console_report(result):
     assert "      expected shape (4, 7) | got (4, 6)\n      ```\n" in text
     assert "[cut:" in text and "line 99" not in text
     head, _, tail = text.partition("INTEGRITY FLAGS (for the instructor):")
-    assert tail and "imports grader.results" in tail and "imports grader.results" not in head
+    assert tail and "imports grader.engine.results" in tail and "imports grader.engine.results" not in head
     assert "✓ pads_to_longest" in text and "✗ mask_shape" in text
 
 
 def test_console_ascii_and_color(result):
     ascii_text = to_console(result, unicode=False)
-    check_lines = [l for l in ascii_text.split("\n") if l.startswith("  ") and not l.startswith("   ")
-                   and not l.startswith("  note") and not l.startswith("  - ")]
-    assert check_lines and all(l[2] in "+x!T-" for l in check_lines)
-    assert all(ch.isascii() for l in check_lines for ch in l)
+    check_lines = [line for line in ascii_text.split("\n") if line.startswith("  ") and not line.startswith("   ")
+                   and not line.startswith("  note") and not line.startswith("  - ")]
+    assert check_lines and all(line[2] in "+x!T-" for line in check_lines)
+    assert all(ch.isascii() for line in check_lines for ch in line)
     colored = to_console(result, color=True, unicode=True)
     assert "\x1b[32m✓\x1b[0m" in colored
 
@@ -490,16 +490,16 @@ def test_gradebook_csv():
 def test_class_summary():
     md = class_summary_markdown(class_rows())
     assert "graded: 3" in md and "grader errors: 1" in md
-    bands = [l for l in md.split("\n") if re.match(r"\| \d+-\d+ \|", l)]
+    bands = [line for line in md.split("\n") if re.match(r"\| \d+-\d+ \|", line)]
     assert len(bands) == 10 and bands[-1].startswith("| 90-100 |")
     assert sum(int(_cells(b)[1]) for b in bands) == 3
     _, blocks = _code_blocks(md)
     top = md.split("### Checks most often failed", 1)[1]
-    top_rows = [l for l in top.split("\n") if l.startswith("| ") and not l.startswith("| Check") and "---" not in l]
+    top_rows = [line for line in top.split("\n") if line.startswith("| ") and not line.startswith("| Check") and "---" not in line]
     assert 1 <= len(top_rows) <= 10
     first = _cells(top_rows[0])
     assert int(first[1]) == 2 and first[2].strip() == "66.67"
-    assert all(len(_cells(l)) == 3 for l in top_rows)
+    assert all(len(_cells(line)) == 3 for line in top_rows)
     assert class_summary_markdown([("x", None, "boom")]).count("No graded submissions") == 1
 
 

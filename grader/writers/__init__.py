@@ -1,4 +1,4 @@
-"""Render one :class:`~grader.results.GradeResult` for each consumer, and write the files.
+"""Render one :class:`~grader.engine.results.GradeResult` for each consumer, and write the files.
 
 ==========================  =====================================================
 module / function           consumer
@@ -23,8 +23,8 @@ import os
 from pathlib import Path
 from typing import Optional, Union
 
+from grader.engine.results import GradeResult
 from grader.report_files import append_text, write_text
-from grader.results import GradeResult
 from grader.writers.console import to_console
 from grader.writers.gradebook import GRADEBOOK_COLUMNS, class_summary_markdown, gradebook_csv
 from grader.writers.gradescope import gradescope_payload, to_gradescope

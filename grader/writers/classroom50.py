@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from grader.results import GradeResult
+from grader.engine.results import GradeResult
 from grader.writers.text import clean, cut, scored
 
 SCHEMA = "classroom50/result/v1"

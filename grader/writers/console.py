@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-from grader.results import GradeResult
+from grader.engine.results import GradeResult
 from grader.writers.text import clean, cut, isolation_text, one_line, pct, pts, replay_hint, secs
 
 _SYMBOLS_UNICODE = {"passed": "✓", "failed": "✗", "error": "!", "timeout": "⧖", "skipped": "…"}

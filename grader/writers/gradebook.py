@@ -8,7 +8,7 @@ import statistics
 from collections import Counter
 from typing import Iterable, Optional, Tuple
 
-from grader.results import EXERCISES, GradeResult
+from grader.engine.results import EXERCISES, GradeResult
 from grader.writers.markdown import md_inline
 from grader.writers.text import clean, pct, pts, secs
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from grader.results import CheckResult, GradeResult
+from grader.engine.results import CheckResult, GradeResult
 from grader.writers.markdown import md_code_block, md_inline
 from grader.writers.text import clean, cut, isolation_text, pts, replay_hint, scored
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from grader.results import GradeResult
+from grader.engine.results import GradeResult
 
 
 def to_json(result: GradeResult) -> str:

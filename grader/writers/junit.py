@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from typing import Optional, Sequence, Tuple
 
-from grader.results import GradeResult
+from grader.engine.results import GradeResult
 from grader.writers.text import MESSAGE_LIMIT, clean, cut, pts
 
 

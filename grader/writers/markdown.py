@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-from grader.results import ExerciseResult, GradeResult
+from grader.engine.results import ExerciseResult, GradeResult
 from grader.writers.text import all_ran_passed, clean, cut, isolation_text, one_line, pct, pts, ran, secs
 
 _MD_STATUS = {"passed": "✅", "failed": "❌", "error": "💥", "timeout": "⏱️", "skipped": "⏭️"}

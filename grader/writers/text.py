@@ -1,6 +1,6 @@
 """Text helpers shared by the writers: cleaning, cutting, numbers, the isolation line.
 
-Every writer is a presentation of :class:`~grader.results.GradeResult`. The
+Every writer is a presentation of :class:`~grader.engine.results.GradeResult`. The
 result model has already cleaned student text (:func:`grader.text.clean_text`);
 :func:`clean` is applied again here, so a writer is safe even for a result
 built elsewhere.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from grader.results import CheckResult, ExerciseResult, GradeResult
+from grader.engine.results import CheckResult, ExerciseResult, GradeResult
 from grader.text import clean_text
 
 #: Messages longer than this (in characters) are cut in every human-facing writer.

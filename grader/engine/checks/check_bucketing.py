@@ -1,0 +1,153 @@
+"""Checks of exercise 4, BucketBatchSampler: every promise of its docstring."""
+
+from __future__ import annotations
+
+import math
+
+from grader.engine.checks.support import expect, show
+
+
+def batches_of(epoch):
+    return [b for _, b, _ in epoch]
+
+
+def padded_fraction(lengths, batches):
+    slots = sum(len(b) * max(lengths[i] for i in b) for b in batches)
+    return 1 - sum(lengths[i] for b in batches for i in b) / slots
+
+
+def uniform_lengths(rng, n=2000):
+    return [int(x) for x in rng.integers(4, 65, size=n)]
+
+
+def run(ctx, lengths, batch_size, pool_batches=50, drop_last=False, seed=0, count=2, replay=True):
+    return ctx.probe("bucketing:epochs", lengths=lengths, batch_size=batch_size, pool_batches=pool_batches,
+                     drop_last=drop_last, seed=seed, count=count, replay=replay)
+
+
+def call_text(n, batch_size, pool_batches, drop_last):
+    return f"BucketBatchSampler(<{n} lengths>, batch_size={batch_size}, pool_batches={pool_batches}, drop_last={drop_last}, generator=...)"
+
+
+def check_rejects_sizes_below_one(ctx):
+    """Proves batch_size < 1 and pool_batches < 1 raise ValueError, and valid sizes do not."""
+    cases = [{"lengths": [3, 1, 2], "batch_size": 0}, {"lengths": [3, 1, 2], "batch_size": -2},
+             {"lengths": [3, 1, 2], "batch_size": 2, "pool_batches": 0}, {"lengths": [3, 1, 2], "batch_size": 2, "pool_batches": -1},
+             {"lengths": [3, 1, 2], "batch_size": 1, "pool_batches": 1}]
+    outcomes = ctx.probe("bucketing:construct", cases=cases)
+    for case, outcome in zip(cases[:4], outcomes[:4]):
+        expect(outcome.startswith("ValueError"), f"BucketBatchSampler(**{case}) should raise ValueError, got: {outcome}")
+    expect(outcomes[4] == "ok", f"BucketBatchSampler(**{cases[4]}) should work, got: {outcomes[4]}")
+
+
+def size_cases(rng):
+    """(n, batch_size, pool_batches, drop_last), smallest first."""
+    cases = [(0, 3, 2, False), (1, 3, 2, True), (5, 5, 1, False), (10, 3, 2, False), (10, 3, 2, True), (11, 4, 1, True),
+             (12, 4, 2, True)]  # drop_last with no short batch: nothing to drop
+    for _ in range(6):
+        cases.append((int(rng.integers(1, 300)), int(rng.integers(1, 20)), int(rng.integers(1, 6)), bool(rng.random() < 0.5)))
+    return sorted(cases)
+
+
+def check_len_is_the_number_of_batches(ctx):
+    """Proves len(sampler) is ceil(n / batch_size), or n // batch_size with drop_last, and equals the number of batches an epoch yields."""
+    rng = ctx.rng("len")
+    for n, bs, pool, drop in size_cases(rng):
+        lengths = [int(x) for x in rng.integers(1, 50, size=n)]
+        got = run(ctx, lengths, bs, pool, drop, count=1, replay=False)
+        want = n // bs if drop else math.ceil(n / bs)
+        expect(got["len"] == want, f"len({call_text(n, bs, pool, drop)}) returned {got['len']}, expected {want}")
+        expect(len(got["epochs"][0]) == want, f"{call_text(n, bs, pool, drop)} yielded {len(got['epochs'][0])} batches in an epoch, expected {want}")
+
+
+def check_epoch_partitions_the_indices(ctx):
+    """Proves an epoch yields lists of ints covering every index once, all batches full except one short batch, dropped with drop_last."""
+    rng = ctx.rng("partition")
+    for n, bs, pool, drop in size_cases(rng):
+        lengths = [int(x) for x in rng.integers(1, 50, size=n)]
+        (epoch,) = run(ctx, lengths, bs, pool, drop, count=1, replay=False)["epochs"]
+        call = call_text(n, bs, pool, drop)
+        for kind, batch, item_types in epoch:
+            expect(kind == "list", f"{call} yielded a {kind}; each batch must be a list")
+            expect(set(item_types) <= {"int"}, f"{call} yielded batch items of type {item_types}; they must be Python ints")
+        indices = sorted(i for b in batches_of(epoch) for i in b)
+        short = n % bs
+        want = list(range(n))
+        sizes = sorted(len(b) for b in batches_of(epoch))
+        if drop:
+            expect(len(indices) == n - short and len(set(indices)) == len(indices) and set(indices) <= set(want),
+                   f"{call}: expected {n - short} distinct indices from range({n}), got {show(indices)}")
+            expect(all(s == bs for s in sizes), f"{call}: with drop_last every batch must be full, got sizes {sizes}")
+        else:
+            expect(indices == want, f"{call}: expected every index of range({n}) exactly once, got {show(indices)}")
+            want_sizes = sorted([bs] * (n // bs) + ([short] if short else []))
+            expect(sizes == want_sizes, f"{call}: expected batch sizes {want_sizes}, got {sizes} (only the final pool may leave a short batch)")
+
+
+def check_huge_pool_gives_sorted_slices(ctx):
+    """Proves that with a pool larger than the dataset every batch is a contiguous slice of the length-sorted dataset.
+
+    Either direction counts as sorted: the docstring says "by length", and
+    shortest-first and longest-first pad alike.
+    """
+    rng = ctx.rng("huge_pool")
+    lengths = [int(x) for x in rng.permutation(97)]  # distinct lengths: the slices are unique
+    (epoch,) = run(ctx, lengths, 8, pool_batches=1000, count=1, replay=False)["epochs"]
+    got = sorted(sorted(lengths[i] for i in b) for b in batches_of(epoch))
+    ascending = [list(range(k, min(k + 8, 97))) for k in range(0, 97, 8)]
+    descending = sorted(sorted(range(max(0, k - 7), k + 1)) for k in range(96, -1, -8))
+    expect(got in (ascending, descending), f"with pool_batches=1000 on 97 distinct lengths, batch_size 8: expected the batches' "
+           f"lengths to be {show(ascending)} in some order, got {show(got)}")
+
+
+def check_pools_cut_padding_and_one_batch_pools_do_not(ctx):
+    """Proves pools of 50 batches cut the padded fraction on lengths uniform in [4, 64] to under 5 %, while
+    pool_batches=1 pads like random batching (over 35 %)."""
+    rng = ctx.rng("padding")
+    lengths = uniform_lengths(rng)
+    bucketed = padded_fraction(lengths, batches_of(run(ctx, lengths, 32, 50, count=1, replay=False)["epochs"][0]))
+    expect(bucketed < 0.05, f"2,000 lengths uniform in [4, 64], batch_size=32, pool_batches=50: padded fraction {bucketed:.1%}, expected under 5 % "
+           "(the lab measures about 2.7 %): sort each pool by length, then slice it")
+    single = padded_fraction(lengths, batches_of(run(ctx, lengths, 32, 1, count=1, replay=False)["epochs"][0]))
+    expect(single > 0.35, f"with pool_batches=1 the padded fraction was {single:.1%}; pools of one batch cannot sort across batches, "
+           "so it should stay near random batching's 45 %: sort within each pool, not the whole dataset")
+
+
+def check_batch_order_is_shuffled(ctx):
+    """Proves the order of the batches is shuffled, not shortest first or in pool order."""
+    rng = ctx.rng("order")
+    lengths = [int(x) for x in rng.permutation(256)]
+    (epoch,) = run(ctx, lengths, 8, pool_batches=1000, count=1, replay=False)["epochs"]
+    firsts = [min(lengths[i] for i in b) for b in batches_of(epoch)]
+    share = sum(a < b for a, b in zip(firsts, firsts[1:])) / max(1, len(firsts) - 1)
+    expect(0.2 < share < 0.8, f"the batches came out {'sorted' if share >= 0.8 else 'reverse sorted'} by length "
+           f"(their shortest lengths in order: {show(firsts, 200)}); shuffle the order of the batches with the generator")
+
+
+def check_generator_replays_and_advances(ctx):
+    """Proves that with a generator the same seed replays the same epochs, successive epochs differ (in their batches,
+    not only their order), and torch's, NumPy's and Python's global RNGs are untouched."""
+    rng = ctx.rng("generator")
+    lengths = uniform_lengths(rng, 300)
+    seed = int(rng.integers(0, 2**31))
+    got = run(ctx, lengths, 8, pool_batches=4, seed=seed, count=2)
+    expect(got["epochs"] == got["replay"], f"two samplers with torch.Generator().manual_seed({seed}) gave different epochs")
+    expect(got["epochs"][0] != got["epochs"][1], "epoch 2 repeated epoch 1: draw every epoch's randomness from the generator, whose state advances")
+    contents = [{frozenset(b) for b in batches_of(epoch)} for epoch in got["epochs"]]
+    expect(contents[0] != contents[1], "epochs 1 and 2 grouped exactly the same indices into batches (only their order changed): "
+           "draw a fresh random permutation every epoch, before cutting it into pools")
+    moved = [name for name, same in got["globals_unchanged"].items() if not same]
+    expect(not moved, f"with a generator, the global RNG of {', '.join(moved)} was used; all randomness must come from the generator")
+
+
+def check_without_generator_follows_torch_global_seed(ctx):
+    """Proves that with generator=None each epoch draws a fresh seed from torch's global RNG: same torch seed, same
+    epoch; NumPy and random play no part."""
+    rng = ctx.rng("no_generator")
+    lengths = uniform_lengths(rng, 300)
+    got = ctx.probe("bucketing:without_generator", lengths=lengths, batch_size=8, torch_seed=int(rng.integers(0, 2**31)))
+    expect(got["first"] == got["replay"], "after the same torch.manual_seed, generator=None gave a different epoch")
+    expect(got["first"] != got["second"], "generator=None gave the same epoch twice in a row: draw a fresh seed from torch's global RNG each epoch")
+    expect(got["other_globals"] == got["first"],
+           "reseeding NumPy or random changed the epoch: with generator=None only torch's global RNG may be used")
+    expect(got["other_torch"] != got["first"], "a different torch.manual_seed gave the same epoch: the epoch must come from torch's global RNG")

@@ -1,0 +1,127 @@
+"""What the checks use: the grading context, probe calls, and feedback messages.
+
+A check fails by raising :class:`CheckFailed` (via :func:`expect`) with a
+message for the student: what was expected, what came back, on the smallest
+input that shows it, and where in the handout to look.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from grader import registry
+
+#: Workers per pool, by start method. fork and forkserver pools are cheap (a fork of
+#: a preloaded process; the sandbox shares one forkserver per grading), and a
+#: forkserver worker receives the dataset and collate function pickled and imports
+#: the submission itself, as a spawn worker does. A spawn worker is a fresh
+#: interpreter importing torch (a second or two), so spawn runs only where it is
+#: what a check proves (pad_collate and TokenWindows in a new interpreter), with one worker.
+POOL_WORKERS = {"fork": 2, "forkserver": 2, "spawn": 1}
+START_METHODS = ("fork", "forkserver", "spawn")
+#: The start methods of checks where spawn proves nothing that forkserver does not.
+FORKING_METHODS = ("fork", "forkserver")
+IN_PROCESS_TIMEOUT_S = 30.0
+WORKER_TIMEOUT_S = 60.0
+MAX_FLAGS_PER_CHECK = 24
+
+def where_to_look(exercise):
+    """The handout sections and docstrings a student should read for ``exercise`` (from lab.toml)."""
+    entry = registry.exercise(exercise)
+    return f"{entry.pointer}; {entry.hint}"
+
+
+class CheckFailed(AssertionError):
+    """The submission broke a promise of its docstring; the message is the student's feedback."""
+
+
+class ProbeProblem(Exception):
+    """The probe did not return data: the student's code raised, hung or crashed.
+
+    ``status`` is the check status it maps to ("failed" for an unfinished
+    stub, "error", or "timeout"); ``output`` is the student's captured output.
+    """
+
+    def __init__(self, status, message, output=""):
+        super().__init__(message)
+        self.status = status
+        self.output = output
+
+
+def expect(condition, message):
+    """Fail the check with ``message`` unless ``condition`` holds."""
+    if not condition:
+        raise CheckFailed(message)
+
+
+def show(value, limit=300):
+    """A value as the student would write it, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 15] + " ...(cut)"
+
+
+@dataclass
+class Context:
+    """Everything a check needs from the grading run (one per run, shared by all checks).
+
+    Integrity flags are kept as ordered sets (dicts with None values), so a
+    submission that raises thousands of flags costs linear time, and at most
+    :data:`MAX_FLAGS_PER_CHECK` are kept per check.
+    """
+
+    sandbox: object
+    seed: int
+    outputs: dict = field(default_factory=dict)  # check nodeid -> captured student output
+    flags: dict = field(default_factory=dict)  # every Flag seen so far, in order (values None)
+    flags_by_check: dict = field(default_factory=dict)  # check nodeid -> {Flag: None} its probes raised
+    current: str = ""  # nodeid of the running check
+    use_gpu: bool = False  # run the pin_memory checks on CUDA (else their CPU counterparts)
+
+    def rng(self, name):
+        """A NumPy Generator for one check, a pure function of the run seed and the check's name."""
+        return np.random.default_rng([self.seed, zlib.crc32(name.encode())])
+
+    def run_probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
+        """Run ``grader.engine.probes.<function>`` in the sandbox; return the whole ProbeResult or raise ProbeProblem.
+
+        ``case`` names the input in words ("on an empty token file"); a
+        ProbeProblem's message then starts with it.
+        """
+        result = self.sandbox.run(f"grader.engine.probes.{function}", args, timeout=timeout)
+        if result.output:
+            self.outputs[self.current] = (self.outputs.get(self.current, "") + result.output)[-2000:]
+        seen = self.flags_by_check.setdefault(self.current, {})
+        for flag in result.flags:
+            if len(seen) < MAX_FLAGS_PER_CHECK:
+                seen.setdefault(flag, None)
+                self.flags.setdefault(flag, None)
+        if result.status == "ok":
+            return result
+        raise problem_from(result, timeout, case)
+
+    def probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
+        """Run ``grader.engine.probes.<function>`` in the sandbox; return its data or raise ProbeProblem (see run_probe)."""
+        return self.run_probe(function, timeout, case=case, **args).data
+
+
+_STUB_MESSAGE = re.compile(r"[\w.]+: [\w.]+ is not implemented yet[^\n]*")
+
+
+def problem_from(result, timeout, case=""):
+    """Turn a failed ProbeResult into the ProbeProblem a student can act on (prefixed by ``case``, the input in words)."""
+    on = f"{case[:1].upper()}{case[1:]}: " if case else ""
+    if result.status == "timeout":
+        return ProbeProblem("timeout", f"{on}timed out: no result within {timeout:.0f} s. Look for an infinite loop, "
+                            "a worker that never returns, or a blocking call.", result.output)
+    if result.status == "error" and result.error_type == "NotImplementedError":
+        stub = _STUB_MESSAGE.search(result.error)  # also found inside a DataLoader worker's wrapped error
+        text = stub.group(0) if stub else result.error.removeprefix("NotImplementedError:").strip()
+        return ProbeProblem("failed", f"not implemented yet: {text}", result.output)
+    if result.status == "error":
+        where = f"\n{result.traceback.strip()}" if result.traceback else ""
+        return ProbeProblem("error", f"{on}your code raised {result.error}{where}", result.output)
+    return ProbeProblem("error", f"{on}the process running your code died: {result.error}", result.output)

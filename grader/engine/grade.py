@@ -1,0 +1,86 @@
+"""``python -m grader grade [SUBMISSION]``: grade one submission folder and write the reports.
+
+Exit status 0 whatever the score; 2 for bad arguments, a refused submission
+folder or report path, or a grader fault (a required jail that cannot be
+made included).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from grader.paths import REPO
+from grader.registry import CONTRACT_FILES, EXERCISES
+
+HELP = "grade one submission folder"
+DESCRIPTION = (f"Grade the exercise files of SUBMISSION ({', '.join(CONTRACT_FILES)}) in the jailed sandbox and "
+               "print the report. Exit status 0 whatever the score; 2 for bad arguments or a grader fault.")
+
+
+def seed_value(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be a whole number, got {text!r}") from None
+    if not 0 <= seed < 2**63:
+        raise argparse.ArgumentTypeError(f"seed must be between 0 and 2**63 - 1, got {seed}")
+    return seed
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from grader.engine.rubric import DEFAULT_RUBRIC
+
+    parser.add_argument("submission", nargs="?", type=Path, default=REPO / "exercises",
+                        help="folder holding the exercise files (default: exercises/)")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write the result as JSON")
+    parser.add_argument("--markdown", type=Path, metavar="FILE",
+                        help="write a Markdown report (e.g. $GITHUB_STEP_SUMMARY, appended to)")
+    parser.add_argument("--gradescope", type=Path, metavar="FILE", help="write Gradescope's results.json")
+    parser.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML")
+    parser.add_argument("--seed", type=seed_value, help="seed of the randomized inputs (default: a fresh one, in the report)")
+    parser.add_argument("--only", metavar="EXERCISE[,EXERCISE]", help="grade only these exercises")
+    parser.add_argument("--gpu", choices=("auto", "on", "off"), default="auto",
+                        help="pin_memory checks on CUDA: auto (if a device is present), on (required), off")
+    parser.add_argument("--rubric", type=Path, default=DEFAULT_RUBRIC, metavar="FILE",
+                        help="points and visibility per check (default: grader/engine/rubric.toml)")
+    parser.add_argument("--jail", choices=("auto", "required", "off"), default="auto",
+                        help="run the student's code in a bubblewrap jail: auto (where one can be made; else the "
+                             "report says isolation: weak), required (exit 2 without one), off")
+    parser.add_argument("--fail-fast", action="store_true",
+                        help="stop at the first check that does not pass (a quick look, not a grade)")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+
+def run(args: argparse.Namespace) -> int:
+    from grader.engine.rubric import RubricError
+    from grader.engine.runner import GraderFault, grade
+    from grader.report_files import ReportPathError
+    from grader.sandbox import SandboxError
+    from grader.writers import to_console, write_all
+
+    only = [name.strip() for name in args.only.split(",")] if args.only else None
+    unknown = sorted(set(only or []) - set(EXERCISES))
+    if unknown:
+        return _usage_error(f"--only: unknown exercise(s) {unknown}; choose from {', '.join(EXERCISES)}")
+    progress = (lambda message: print(message, file=sys.stderr, flush=True)) if not args.quiet else None
+
+    def report(result) -> None:  # runs before the sandbox is cleaned up
+        print(to_console(result, color=sys.stdout.isatty()), flush=True)
+        write_all(result, json=args.json, markdown=args.markdown, gradescope=args.gradescope, junit=args.junit)
+
+    try:
+        grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric,
+              fail_fast=args.fail_fast, progress=progress, jail=args.jail, report=report)
+    except (FileNotFoundError, ValueError, RubricError, ReportPathError) as exc:
+        return _usage_error(str(exc))
+    except (GraderFault, SandboxError) as exc:
+        print(f"grader fault (not the submission's): {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _usage_error(message: str) -> int:
+    print(f"python -m grader: error: {message}", file=sys.stderr)
+    return 2

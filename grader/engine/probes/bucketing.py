@@ -1,0 +1,93 @@
+"""Probes for exercise 4, BucketBatchSampler (all in process: no workers needed)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import torch
+
+from grader.engine.probes.common import construction_outcome, load_submission, plain
+
+
+def _global_states():
+    return torch.get_rng_state(), np.random.get_state()[1].copy(), random.getstate()
+
+
+def _unchanged(before):
+    torch_state, numpy_state, random_state = before
+    now = _global_states()
+    return {
+        "torch": bool(torch.equal(now[0], torch_state)),
+        "numpy": bool((now[1] == numpy_state).all()),
+        "random": now[2] == random_state,
+    }
+
+
+def _epoch(sampler):
+    return [[type(b).__name__, plain(b), [type(i).__name__ for i in b][:3]] for b in sampler]
+
+
+def construct(cases):
+    """For each kwargs dict: 'ok', or the exception type and message the constructor raised."""
+    module = load_submission("bucketing")
+    return [construction_outcome(lambda kwargs=kwargs: module.BucketBatchSampler(**kwargs)) for kwargs in cases]
+
+
+def epochs(lengths, batch_size, pool_batches, drop_last, seed, count, replay=True):
+    """`count` epochs from one sampler with a seeded generator, then (optionally) a replay from a fresh one.
+
+    Also reports len(sampler) and whether torch's, NumPy's and Python's
+    global RNGs were left untouched.
+    """
+    module = load_submission("bucketing")
+    torch.manual_seed(99)
+    np.random.seed(99)
+    random.seed(99)
+    before = _global_states()
+
+    def sampler():
+        return module.BucketBatchSampler(
+            lengths, batch_size, pool_batches=pool_batches, drop_last=drop_last,
+            generator=torch.Generator().manual_seed(seed),
+        )
+
+    first = sampler()
+    result = {"len": len(first), "epochs": [_epoch(first) for _ in range(count)]}
+    if replay:
+        result["replay"] = [_epoch(s) for s in [sampler()] for _ in range(count)]
+    result["globals_unchanged"] = _unchanged(before)
+    return result
+
+
+def without_generator(lengths, batch_size, torch_seed):
+    """generator=None: epochs after torch.manual_seed(s), again after re-seeding, and after seeding NumPy/random only."""
+    module = load_submission("bucketing")
+    sampler = module.BucketBatchSampler(lengths, batch_size)
+    torch.manual_seed(torch_seed)
+    first, second = _epoch(sampler), _epoch(sampler)
+    torch.manual_seed(torch_seed)
+    replay = _epoch(sampler)
+    torch.manual_seed(torch_seed)
+    np.random.seed(torch_seed + 1)
+    random.seed(torch_seed + 1)
+    other_globals = _epoch(sampler)
+    torch.manual_seed(torch_seed + 1)
+    other_torch = _epoch(sampler)
+    return {"first": first, "second": second, "replay": replay, "other_globals": other_globals, "other_torch": other_torch}
+
+
+def _bypass_init(cls, lengths, batch_size):
+    """An instance with the attributes __init__ documents, for probing the other methods of a stub."""
+    obj = cls.__new__(cls)
+    obj.lengths, obj.batch_size, obj.pool_batches, obj.drop_last, obj.generator = (
+        torch.as_tensor(lengths), batch_size, 50, False, None)
+    return obj
+
+
+def preflight(module):
+    """Each entry point called once on a tiny input (see common.entry_points)."""
+    sampler = module.BucketBatchSampler
+    return {"BucketBatchSampler.__init__": lambda: sampler([1, 2], 1),
+            "BucketBatchSampler.__iter__": lambda: list(iter(_bypass_init(sampler, [1, 2], 1))),
+            "BucketBatchSampler.__len__": lambda: len(_bypass_init(sampler, [1, 2], 1))}

@@ -1,0 +1,98 @@
+"""Probes for exercise 1, pad_collate."""
+
+from __future__ import annotations
+
+import warnings
+
+import torch
+
+from grader.engine.probes.common import describe, error_text, load_submission, plain, tagged_run
+
+DTYPES = {"int64": torch.int64, "int32": torch.int32, "int16": torch.int16, "uint8": torch.uint8}
+
+
+def _tensors(case):
+    dtype = DTYPES[case.get("dtype", "int64")]
+    return [torch.tensor(seq, dtype=dtype) for seq in case["seqs"]]
+
+
+def _report(out):
+    """What pad_collate returned, as data: the type, and for each key its dtype, shape and values."""
+    if not isinstance(out, dict):
+        return {"type": describe(out)}
+    keys = {}
+    for key, value in out.items():
+        entry = {"type": describe(value)}
+        if isinstance(value, torch.Tensor):
+            entry.update(dtype=str(value.dtype).removeprefix("torch."), shape=list(value.shape), values=value.tolist())
+        keys[str(key)] = entry
+    return {"type": "dict", "keys": keys}
+
+
+def run_cases(cases):
+    """Call pad_collate on each case: {"seqs": [[int]], "dtype": str, "pad_id": int or absent}.
+
+    Per case: the returned value as data, whether the inputs were left
+    unchanged, and whether an output shares memory with an input; or the
+    exception the call raised.
+    """
+    module = load_submission("collate")
+    results = []
+    for case in cases:
+        batch = _tensors(case)
+        before = [t.clone() for t in batch]
+        try:
+            out = module.pad_collate(batch, pad_id=case["pad_id"]) if "pad_id" in case else module.pad_collate(batch)
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            results.append({"error": error_text(exc)})
+            continue
+        report = _report(out)
+        report["inputs_unchanged"] = all(torch.equal(a, b) for a, b in zip(batch, before))
+        input_ptrs = {t.untyped_storage().data_ptr() for t in batch if t.numel()}
+        report["shares_memory"] = any(
+            isinstance(v, torch.Tensor) and v.numel() and v.untyped_storage().data_ptr() in input_ptrs
+            for v in (out.values() if isinstance(out, dict) else [])
+        )
+        results.append(report)
+    return results
+
+
+def in_workers(seqs, batch_size, pools):
+    """Batches of a DataLoader(collate_fn=pad_collate) with real workers, per start method ({method: workers})."""
+    module = load_submission("collate")
+    dataset = [torch.tensor(s, dtype=torch.int64) for s in seqs]
+    runs = {}
+    for method, workers in pools.items():
+        batches = tagged_run(dataset, method, num_workers=workers, collate_fn=module.pad_collate, batch_size=batch_size)
+        runs[method] = [{"worker": w, "pid": pid, "batch": plain(data)} for w, pid, data in batches]
+    return runs
+
+
+def pin_memory(seqs, batch_size):
+    """A pin_memory=True loader over pad_collate batches: pinned flags, warnings, and GPU round trip."""
+    module = load_submission("collate")
+    dataset = [torch.tensor(s, dtype=torch.int64) for s in seqs]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        loader = torch.utils.data.DataLoader(dataset, batch_size=batch_size, collate_fn=module.pad_collate, pin_memory=True)
+        batches = list(loader)
+    report = {
+        "cuda": torch.cuda.is_available(),
+        "warnings": [str(w.message) for w in caught],
+        "batch_types": [type(b).__name__ for b in batches],
+        "pinned": [[bool(v.is_pinned()) for v in b.values()] if isinstance(b, dict) else [] for b in batches],
+        "values": [plain(b) for b in batches],
+    }
+    if torch.cuda.is_available():
+        copies = [{k: v.to("cuda", non_blocking=True) for k, v in b.items()} for b in batches]
+        torch.cuda.synchronize()
+        report["gpu_equal"] = all(torch.equal(c[k].cpu(), b[k]) for b, c in zip(batches, copies) for k in b)
+        report["device"] = torch.cuda.get_device_name(0)
+    return report
+
+
+def preflight(module):
+    """Each entry point called once on a tiny input (see common.entry_points)."""
+    return {"pad_collate": lambda: module.pad_collate([torch.tensor([1, 2])])}

@@ -1,0 +1,138 @@
+"""Helpers shared by the probes: loading, stub detection, real DataLoader workers."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import multiprocessing
+import os
+import warnings
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, get_worker_info
+
+from grader.sandbox.child import load_submission
+
+
+def load(exercise):
+    """Import the student's module; return the public names it defines."""
+    module = load_submission(exercise)
+    return sorted(name for name in vars(module) if not name.startswith("_"))
+
+
+def error_text(exc, limit=500):
+    """'ExcType: message', cut to ``limit`` characters: a student's exception may carry megabytes."""
+    text = f"{type(exc).__name__}: {exc}"
+    return text if len(text) <= limit else text[: limit - 20] + " ...(message cut)"
+
+
+def construction_outcome(build) -> str:
+    """'ok', or 'ExcType: message' of what ``build()`` raised; a stub's NotImplementedError propagates."""
+    try:
+        build()
+    except NotImplementedError:
+        raise
+    except Exception as exc:  # the check judges the message
+        return error_text(exc)
+    return "ok"
+
+
+def _try(call):
+    """'ok', 'not implemented' or 'ExcType: message' for one call."""
+    try:
+        call()
+    except NotImplementedError as exc:
+        return f"not implemented: {error_text(exc)}"
+    except Exception as exc:  # any other failure still means somebody wrote code
+        return error_text(exc)
+    return "ok"
+
+
+def entry_points(exercise):
+    """Call each entry point of an exercise on a tiny input: {name: outcome}.
+
+    Each probe module ``grader.engine.probes.<exercise>`` says how, in its
+    ``preflight(module)`` ({entry point: a call on a tiny input}). Used to
+    tell an untouched stub (every entry point raises NotImplementedError)
+    from a started exercise.
+    """
+    calls = importlib.import_module(f"grader.engine.probes.{exercise}").preflight(load_submission(exercise))
+    return {name: _try(call) for name, call in calls.items()}
+
+
+class Tagged:
+    """A collate_fn wrapper that records which process built each batch.
+
+    ``collate_fn=None`` passes the item through unchanged (for batch_size=None).
+    """
+
+    def __init__(self, collate_fn=None):
+        self.collate_fn = collate_fn
+
+    def __call__(self, batch):
+        info = get_worker_info()
+        data = self.collate_fn(batch) if self.collate_fn is not None else batch
+        return {"worker": -1 if info is None else info.id, "pid": os.getpid(), "data": data}
+
+
+def context(start_method):
+    """A multiprocessing context; forkserver preloads torch and numpy."""
+    ctx = multiprocessing.get_context(start_method)
+    if start_method == "forkserver":
+        ctx.set_forkserver_preload(["torch", "numpy"])
+    return ctx
+
+
+@contextlib.contextmanager
+def worker_batches(dataset, start_method, num_workers=2, **kwargs):
+    """Iterate a DataLoader with real workers; always shut them down explicitly.
+
+    Left to the garbage collector after an exception, a pool's shutdown can
+    stall for two 5 s join timeouts.
+    """
+    loader = DataLoader(
+        dataset,
+        num_workers=num_workers,
+        multiprocessing_context=context(start_method),
+        # No DataLoader timeout: with one, a worker that dies is only noticed when
+        # it expires; without, within 5 s. A hung worker meets the probe's timeout.
+        **kwargs,
+    )
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="This DataLoader will create")
+        it = iter(loader)
+    try:
+        yield it
+    finally:
+        shutdown = getattr(it, "_shutdown_workers", None)  # absent with num_workers=0
+        if shutdown is not None:
+            shutdown()
+
+
+def tagged_run(dataset, start_method, num_workers=2, collate_fn=None, **kwargs):
+    """[(worker id, pid, data)] for every batch a real worker pool yields, in arrival order."""
+    with worker_batches(dataset, start_method, num_workers, collate_fn=Tagged(collate_fn), **kwargs) as it:
+        return [(b["worker"], b["pid"], b["data"]) for b in it]
+
+
+def plain(value):
+    """Tensors and arrays to lists, recursively, so results travel as JSON."""
+    if isinstance(value, torch.Tensor):
+        return value.tolist()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+def describe(value):
+    """A short, student-readable description of a returned value's type and shape."""
+    if isinstance(value, torch.Tensor):
+        return f"tensor(dtype={value.dtype}, shape={tuple(value.shape)})"
+    if isinstance(value, np.ndarray):
+        return f"numpy array(dtype={value.dtype}, shape={value.shape})"
+    return type(value).__name__

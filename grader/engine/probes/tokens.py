@@ -1,0 +1,186 @@
+"""Probes for exercise 5, TokenWindows."""
+
+from __future__ import annotations
+
+import base64
+import os
+import pickle
+import warnings
+
+import numpy as np
+import torch
+from torch.utils.data import default_collate
+
+from grader.engine.probes.common import construction_outcome, describe, error_text, load_submission, tagged_run
+from grader.engine.probes.data import token_data
+
+
+def write_tokens(name, n, dtype, seed, high):
+    token_data(n, dtype, seed, high).tofile(name)
+    return os.path.abspath(name)
+
+
+def _window(item):
+    """(x, y) as data, or a description of whatever came back instead."""
+    if not (isinstance(item, tuple) and len(item) == 2):
+        return {"type": describe(item)}
+    def part(value):
+        return {"type": describe(value), "dtype": str(getattr(value, "dtype", "")),
+                "values": value.tolist() if isinstance(value, torch.Tensor) else None}
+
+    return {"type": "tuple", "x": part(item[0]), "y": part(item[1])}
+
+
+def windows(file, cases):
+    """For each {block, stride, indices}: len(ds), and ds[i] for each index (or the exception it raised)."""
+    module = load_submission("tokens")
+    path = write_tokens("tokens.bin", **file)
+    out = []
+    for case in cases:
+        ds = module.TokenWindows(path, case["block"], stride=case["stride"], dtype=np.dtype(file["dtype"]))
+        entry = {"len": len(ds), "items": []}
+        for i in case["indices"]:
+            try:
+                entry["items"].append(_window(ds[i]))
+            except NotImplementedError:
+                raise
+            except Exception as exc:
+                entry["items"].append({"error": type(exc).__name__, "message": error_text(exc, 200)})
+        out.append(entry)
+    return out
+
+
+_READS = [0]
+
+
+class CountingMemmap(np.memmap):
+    """``np.memmap`` that counts how often a file's own memmap is indexed (arrays made from it are not counted)."""
+
+    def __getitem__(self, index):
+        if getattr(self, "_mmap", None) is not None:
+            _READS[0] += 1
+        return super().__getitem__(index)
+
+
+def getitems(file, block, stride, batches):
+    """For each batch of indices: ds.__getitems__(batch) as windows (or the exception), and the memmap reads it took.
+
+    The reads are counted in this process, where the student's code runs:
+    ``np.memmap`` is replaced by :class:`CountingMemmap` before the submission
+    is imported. A submission that reads through a plain ndarray view of its
+    memmap is not counted (see the check's docstring).
+    """
+    np.memmap = CountingMemmap  # before the submission is imported: "from numpy import memmap" gets it too
+    module = load_submission("tokens")
+    path = write_tokens("tokens.bin", **file)
+    ds = module.TokenWindows(path, block, stride=stride, dtype=np.dtype(file["dtype"]))
+    out = []
+    for batch in batches:
+        before = _READS[0]
+        try:
+            got = ds.__getitems__(list(batch))
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            out.append({"error": type(exc).__name__, "message": error_text(exc, 200)})
+            continue
+        items = [_window(item) for item in got] if isinstance(got, (list, tuple)) else None
+        out.append({"type": describe(got), "items": items, "reads": _READS[0] - before})
+    return out
+
+
+def construct(file_bytes, cases):
+    """TokenWindows(...) on a file of `file_bytes` bytes for each kwargs dict: 'ok' or 'ExcType: message'."""
+    module = load_submission("tokens")
+    with open("raw.bin", "wb") as f:
+        f.write(bytes(range(256)) * (file_bytes // 256) + bytes(file_bytes % 256))
+    path = os.path.abspath("raw.bin")
+
+    def build(kwargs):
+        kwargs = dict(kwargs, dtype=np.dtype(kwargs.get("dtype", "uint16")))
+        return lambda: module.TokenWindows(path, **kwargs)
+
+    return [construction_outcome(build(kwargs)) for kwargs in cases]
+
+
+#: Pickles longer than this come back as their length only (the checks need far less).
+PICKLE_BYTES_RETURNED = 1 << 16
+
+
+def pickled(obj):
+    """``pickle.dumps(obj)`` handed over as data: {"base64": ...}, or {"too_large": n bytes}.
+
+    The check measures the size from the bytes it receives; the pickling
+    itself runs here, in the student's process (see the check's docstring).
+    """
+    data = pickle.dumps(obj)
+    if len(data) > PICKLE_BYTES_RETURNED:
+        return {"too_large": len(data)}
+    return {"base64": base64.b64encode(data).decode("ascii")}
+
+
+def laziness(file_mb, block):
+    """Pickles of a TokenWindows over a large file after __init__ and after use, and a clone's windows.
+
+    The file is sparse (all zeros, no disk blocks): reading it whole would
+    raise this process's peak memory by its size, which the sandbox's zygote
+    measures from outside; a memmap touches only a few pages.
+    """
+    module = load_submission("tokens")
+    path = os.path.abspath("large.bin")
+    with open(path, "wb") as f:
+        f.truncate(file_mb << 20)
+    ds = module.TokenWindows(path, block)
+    after_init = pickled(ds)
+    n = len(ds)
+    samples = [ds[0], ds[n // 2], ds[-1]]
+    after_use = pickled(ds)
+    clone = pickle.loads(pickle.dumps(ds))
+    same = all(torch.equal(a[0], b[0]) for a, b in zip(samples, [clone[0], clone[n // 2], clone[-1]]))
+    return {"len": n, "pickle_after_init": after_init, "pickle_after_use": after_use, "clone_equal": same}
+
+
+def in_workers(file, block, stride, batch_size, start_method, workers):
+    """Batches of a loader with ``workers`` real workers over TokenWindows, after the parent already used the dataset."""
+    module = load_submission("tokens")
+    path = write_tokens("tokens.bin", **file)
+    ds = module.TokenWindows(path, block, stride=stride, dtype=np.dtype(file["dtype"]))
+    len(ds), ds[0]  # opened in the parent: workers must still work from the path alone
+    batches = tagged_run(ds, start_method, num_workers=workers, collate_fn=default_collate, batch_size=batch_size)
+    return {"probe_pid": os.getpid(), "pickle": pickled(ds), "batches": [
+        {"worker": w, "pid": pid, "x": data[0].tolist(), "y": data[1].tolist(), "dtype": str(data[0].dtype)} for w, pid, data in batches
+    ]}
+
+
+def pin_memory(file, block, batch_size):
+    """A pin_memory=True loader over TokenWindows: pinned flags, warnings, and GPU round trip."""
+    module = load_submission("tokens")
+    path = write_tokens("tokens.bin", **file)
+    ds = module.TokenWindows(path, block, dtype=np.dtype(file["dtype"]))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        batches = list(torch.utils.data.DataLoader(ds, batch_size=batch_size, pin_memory=True))
+    report = {
+        "cuda": torch.cuda.is_available(),
+        "warnings": [str(w.message) for w in caught],
+        "batch_types": [type(b).__name__ for b in batches],
+        "pinned": [[bool(t.is_pinned()) for t in b] for b in batches],
+        "values": [[t.tolist() for t in b] for b in batches],
+    }
+    if torch.cuda.is_available():
+        copies = [[t.to("cuda", non_blocking=True) for t in b] for b in batches]
+        torch.cuda.synchronize()
+        report["gpu_equal"] = all(torch.equal(c.cpu(), t) for b, cb in zip(batches, copies) for t, c in zip(b, cb))
+        report["device"] = torch.cuda.get_device_name(0)
+    return report
+
+
+def _tiny_windows(module):
+    np.arange(8, dtype=np.uint16).tofile("tiny.bin")
+    ds = module.TokenWindows("tiny.bin", 2)
+    return len(ds), ds[0]
+
+
+def preflight(module):
+    """Each entry point called once on a tiny input (see common.entry_points)."""
+    return {"TokenWindows": lambda: _tiny_windows(module)}

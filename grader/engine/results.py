@@ -1,0 +1,274 @@
+"""The grader's result model: one object that every writer renders.
+
+The grader builds a single :class:`GradeResult` (exercises -> checks) and hands
+it to the functions in :mod:`grader.writers`, which turn it into console text,
+JSON, Markdown, Classroom 50's result, Gradescope's ``results.json``, JUnit
+XML and gradebook rows.
+
+Contract
+--------
+* These are plain dataclasses. The only logic is summing scores and
+  (de)serialising; nothing here decides whether a check passed.
+* Scores are floats and are never rounded in the data; writers round to two
+  decimals when they display a number.
+* ``status`` must be one of :data:`STATUSES` and ``visibility`` one of
+  :data:`VISIBILITIES`; anything else raises :class:`ValueError` naming the bad
+  value, at construction time and in :meth:`GradeResult.from_dict`.
+* ``GradeResult.from_dict(r.to_dict()) == r`` for every valid result.
+* Text is cleaned when a result is built (:func:`grader.text.clean_text`):
+  no control characters, no ANSI sequences, no line a CI runner reads as a
+  command. Student text reaches messages, output and flags, and every writer
+  and console shows these fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from grader import registry
+from grader.text import clean_text
+
+__all__ = [
+    "STATUSES",
+    "VISIBILITIES",
+    "EXERCISES",
+    "SCHEMA_VERSION",
+    "CheckResult",
+    "ExerciseResult",
+    "GradeResult",
+]
+
+#: Every status a check can end in. Only ``"passed"`` counts as passing.
+STATUSES = ("passed", "failed", "error", "timeout", "skipped")
+
+#: Gradescope's visibility values (also used by our own writers).
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+
+#: The lab's exercises, in the order they are graded and reported (from lab.toml).
+EXERCISES = registry.EXERCISES
+
+#: Version of the dict/JSON layout produced by :meth:`GradeResult.to_dict`.
+SCHEMA_VERSION = 2
+
+#: How a submission's code can have been isolated (see grader/sandbox/jail.py).
+ISOLATION_LEVELS = ("jail", "weak")
+#: The isolation of a result that does not say (written before schema version 2).
+UNKNOWN_ISOLATION = {"level": "weak", "reason": "not recorded"}
+
+
+def _check_choice(kind: str, value: Any, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"invalid {kind} {value!r}; expected one of {', '.join(allowed)}")
+
+
+@dataclass
+class CheckResult:
+    """The outcome of one check of one exercise.
+
+    ``score`` is the points awarded (0 <= score <= max_score is expected but not
+    enforced, so that a grader may award partial or bonus credit);
+    ``message`` is the feedback for the student ("" when passed);
+    ``description`` is one sentence saying what the check proves;
+    ``output`` is the student's code stdout/stderr, already cut short.
+    """
+
+    name: str
+    exercise: str
+    status: str
+    score: float
+    max_score: float
+    message: str = ""
+    description: str = ""
+    visibility: str = "visible"
+    output: str = ""
+    duration_s: float = 0.0
+
+    def __post_init__(self) -> None:
+        _check_choice("status", self.status, STATUSES)
+        _check_choice("visibility", self.visibility, VISIBILITIES)
+        self.message, self.output, self.description = map(clean_text, (self.message, self.output, self.description))
+        self.score = float(self.score)
+        self.max_score = float(self.max_score)
+        self.duration_s = float(self.duration_s)
+
+    @property
+    def passed(self) -> bool:
+        """True only for status ``"passed"``."""
+        return self.status == "passed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "exercise": self.exercise,
+            "status": self.status,
+            "score": self.score,
+            "max_score": self.max_score,
+            "message": self.message,
+            "description": self.description,
+            "visibility": self.visibility,
+            "output": self.output,
+            "duration_s": self.duration_s,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], exercise: str | None = None) -> "CheckResult":
+        """Build from :meth:`to_dict` output; ``exercise`` fills a missing key."""
+        return cls(
+            name=data["name"],
+            exercise=data.get("exercise", exercise if exercise is not None else ""),
+            status=data["status"],
+            score=data["score"],
+            max_score=data["max_score"],
+            message=data.get("message", ""),
+            description=data.get("description", ""),
+            visibility=data.get("visibility", "visible"),
+            output=data.get("output", ""),
+            duration_s=data.get("duration_s", 0.0),
+        )
+
+
+@dataclass
+class ExerciseResult:
+    """All checks of one exercise. ``note`` explains a whole-exercise outcome,
+    e.g. ``"collate.py is missing"`` or ``"not implemented yet"``."""
+
+    name: str
+    checks: list[CheckResult]
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        self.note = clean_text(self.note)
+
+    @property
+    def score(self) -> float:
+        """Sum of the checks' awarded points."""
+        return float(sum(c.score for c in self.checks))
+
+    @property
+    def max_score(self) -> float:
+        """Sum of the checks' maximum points."""
+        return float(sum(c.max_score for c in self.checks))
+
+    @property
+    def duration_s(self) -> float:
+        return float(sum(c.duration_s for c in self.checks))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "score": self.score,
+            "max_score": self.max_score,
+            "note": self.note,
+            "checks": [c.to_dict() for c in self.checks],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "ExerciseResult":
+        """Build from :meth:`to_dict` output; stored sums are ignored (recomputed)."""
+        name = data["name"]
+        return cls(
+            name=name,
+            checks=[CheckResult.from_dict(c, exercise=name) for c in data.get("checks", [])],
+            note=data.get("note", ""),
+        )
+
+
+@dataclass
+class GradeResult:
+    """A whole grading run of one submission.
+
+    ``started_at`` is an ISO 8601 UTC timestamp (e.g. ``2025-01-31T12:00:00Z``),
+    ``integrity_flags`` are notes for the instructor (never a deduction by
+    themselves), ``gpu`` names the accelerator used (``"none"`` when CPU only),
+    ``isolation`` says how the student's code was isolated:
+    ``{"level": "jail" | "weak", "reason": str}`` (see :mod:`grader.sandbox.jail`).
+    ``phases`` holds the seconds of the grading's phases besides the checks
+    (``sandbox_start``, ``preflight/<exercise>``), for ``python -m grader bench``.
+    ``provenance`` says where a class grading's files came from:
+    ``{"commit", "server_time", "source"}`` from a server record (see
+    :mod:`grader.tools.record_submissions`), or ``{}``.
+    """
+
+    exercises: list[ExerciseResult]
+    seed: int
+    duration_s: float
+    submission: str = ""
+    started_at: str = ""
+    grader_version: str = ""
+    integrity_flags: list[str] = field(default_factory=list)
+    gpu: str = ""
+    isolation: dict[str, str] = field(default_factory=lambda: dict(UNKNOWN_ISOLATION))
+    phases: dict[str, float] = field(default_factory=dict)
+    provenance: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise ValueError(f"invalid seed {self.seed!r}; expected an int")
+        self.duration_s = float(self.duration_s)
+        self.integrity_flags = [clean_text(flag) for flag in self.integrity_flags]
+        self.submission = clean_text(self.submission)
+        if set(self.isolation) != {"level", "reason"} or self.isolation["level"] not in ISOLATION_LEVELS:
+            raise ValueError(f"invalid isolation {self.isolation!r}; expected level (jail or weak) and reason")
+
+    @property
+    def weak_isolation(self) -> bool:
+        """True when the student's code did not run in a jail (see ``isolation``)."""
+        return self.isolation["level"] != "jail"
+
+    @property
+    def score(self) -> float:
+        """Sum of all exercises' scores."""
+        return float(sum(e.score for e in self.exercises))
+
+    @property
+    def max_score(self) -> float:
+        """Sum of all exercises' maximum scores."""
+        return float(sum(e.max_score for e in self.exercises))
+
+    def checks(self) -> list[CheckResult]:
+        """All checks, in exercise order."""
+        return [c for e in self.exercises for c in e.checks]
+
+    def exercise(self, name: str) -> ExerciseResult | None:
+        """The exercise called ``name``, or None."""
+        return next((e for e in self.exercises if e.name == name), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; see the module docstring of :mod:`grader.writers`
+        (``to_json``) for the guaranteed shape. Extra keys may be added but the
+        documented ones never change meaning."""
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "score": self.score,
+            "max_score": self.max_score,
+            "seed": self.seed,
+            "duration_s": self.duration_s,
+            "submission": self.submission,
+            "started_at": self.started_at,
+            "grader_version": self.grader_version,
+            "gpu": self.gpu,
+            "exercises": [e.to_dict() for e in self.exercises],
+            "integrity": {"flags": list(self.integrity_flags)},
+            "isolation": dict(self.isolation),
+            "phases": dict(self.phases),
+            "provenance": dict(self.provenance),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "GradeResult":
+        """Inverse of :meth:`to_dict`. Stored ``score``/``max_score`` are ignored
+        because they are derived from the checks."""
+        return cls(
+            exercises=[ExerciseResult.from_dict(e) for e in data.get("exercises", [])],
+            seed=data["seed"],
+            duration_s=data.get("duration_s", 0.0),
+            submission=data.get("submission", ""),
+            started_at=data.get("started_at", ""),
+            grader_version=data.get("grader_version", ""),
+            integrity_flags=list(data.get("integrity", {}).get("flags", [])),
+            gpu=data.get("gpu", ""),
+            isolation=dict(data.get("isolation", UNKNOWN_ISOLATION)),
+            phases=dict(data.get("phases", {})),
+            provenance=dict(data.get("provenance", {})),
+        )

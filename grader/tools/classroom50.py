@@ -1,0 +1,26 @@
+"""``python -m grader classroom50 OUT``: the Classroom 50 autograder folder (see grader/tools/bundles.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from grader.tools.bundles import classroom50_bundle
+from grader.tools.publish import PublishError
+
+HELP = "write the Classroom 50 autograder folder (autograder.py and the grader)"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("out", type=Path, help="the folder to write (then copy it to CLASSROOM/autograders/ASSIGNMENT/)")
+    parser.add_argument("--force", action="store_true", help="replace the contents of a non-empty OUT (keeps .git)")
+
+
+def run(args) -> int:
+    try:
+        files = classroom50_bundle(args.out, force=args.force)
+    except PublishError as exc:
+        print(f"python -m grader classroom50: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {len(files)} files to {args.out}; see {args.out / 'README.md'} for the assignment settings")
+    return 0

@@ -1,0 +1,24 @@
+"""``python -m grader merge DIR... --out OUT``: combine the outputs of several batch runs (a class graded in slices)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from grader.tools.batch import BatchError, merge, report_rows
+
+HELP = "combine batch outputs (the slices of a class) into one gradebook and summary"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("dirs", type=Path, nargs="+", help="batch output folders")
+    parser.add_argument("--out", type=Path, required=True, help="where the merged outputs go")
+
+
+def run(args) -> int:
+    try:
+        rows = merge(args.dirs, args.out)
+    except BatchError as exc:
+        print(f"python -m grader merge: error: {exc}", file=sys.stderr)
+        return 2
+    return report_rows(rows, args.out)
