@@ -141,22 +141,32 @@ def command(lib_dir: Path, code_dir: Path, *, gpu: bool = False) -> list[str]:
     ``lib_dir`` and ``code_dir`` are host folders, seen inside as
     :data:`LIB_DIR` and :data:`CODE_DIR`.
     """
-    args = [shutil.which("bwrap") or "bwrap", *namespace_options()]
+    # bwrap applies its options in order. The private folders come first, so that an interpreter
+    # that lives below one of them (a virtual environment in /tmp) is bound on top, not hidden.
+    args = [shutil.which("bwrap") or "bwrap", *namespace_options(), "--proc", "/proc", "--dev", "/dev"]
     interpreter = interpreter_paths()
-    for folder in _ancestors([*interpreter, LIB_DIR, *_LOADER_FILES]):
+    ancestors = _ancestors([*interpreter, LIB_DIR, *_LOADER_FILES])
+    in_private = [folder for folder in ancestors if any(_below(folder, path) for path in TMPFS_SIZES)]
+    for folder in (f for f in ancestors if f not in in_private):
         args += ["--perms", "0755", "--dir", folder]  # bwrap would make them 0700
-    args += _system_binds()
-    for path in interpreter:
-        args += ["--ro-bind", path, path]
-    args += ["--ro-bind", str(lib_dir), LIB_DIR, "--ro-bind", str(code_dir), CODE_DIR,
-             "--proc", "/proc", "--dev", "/dev"]
     for path, size in TMPFS_SIZES.items():
         args += ["--size", str(size), "--tmpfs", path]
     args += ["--chmod", "0711", SCRATCH_DIR, "--chmod", "0700", CAPTURE_DIR, "--chmod", "1777", "/tmp",
              "--chmod", "1777", "/dev/shm"]
+    for folder in in_private:
+        args += ["--perms", "0755", "--dir", folder]
+    args += _system_binds()
+    for path in interpreter:
+        args += ["--ro-bind", path, path]
+    args += ["--ro-bind", str(lib_dir), LIB_DIR, "--ro-bind", str(code_dir), CODE_DIR]
     if gpu:
         args += _gpu_binds()
     return [*args, "--hostname", "grader-sandbox", "--chdir", SCRATCH_DIR, "--remount-ro", "/", "--"]
+
+
+def _below(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or lies inside it."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def _ancestors(paths: list[str]) -> list[str]:

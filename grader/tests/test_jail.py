@@ -202,3 +202,18 @@ def test_the_jail_is_available_where_required():
     if os.environ.get("GRADER_REQUIRE_JAIL") != "1":
         pytest.skip("GRADER_REQUIRE_JAIL is not set")
     assert JAIL.jailed, JAIL.reason
+
+
+def test_an_interpreter_below_tmp_is_bound_over_the_private_tmp(monkeypatch):
+    """A virtual environment in /tmp (a CI checkout there) must stay visible: bwrap applies its
+    options in order, so the interpreter's bind has to come after the jail's own /tmp."""
+    from grader.sandbox import jail
+
+    venv = "/tmp/checkout/.venv"
+    monkeypatch.setattr(jail, "interpreter_paths", lambda: [venv])
+    argv = jail.command(Path("/lib-dir"), Path("/code-dir"))
+    tmpfs = argv.index("/tmp", argv.index("--tmpfs"))
+    binds = [i for i in range(len(argv) - 2) if argv[i] == "--ro-bind" and argv[i + 2] == venv]
+    assert binds and binds[0] > tmpfs, "the interpreter's bind comes before the tmpfs that hides it"
+    made = [argv[i + 1] for i in range(len(argv) - 1) if argv[i] == "--dir"]
+    assert "/tmp/checkout" in made and argv.index("/tmp/checkout") > tmpfs
