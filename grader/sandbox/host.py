@@ -140,7 +140,11 @@ class Sandbox:
     # ------------------------------------------------------------------ lifecycle
 
     def __enter__(self) -> Sandbox:
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            self.close()  # __exit__ does not run when __enter__ fails
+            raise
         return self
 
     def __exit__(self, *exc_info) -> None:

@@ -20,7 +20,7 @@ import pytest
 
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
-from grader.sandbox import NOGROUP, PRIVATE_UIDS, Flag, ProbeResult, Sandbox
+from grader.sandbox import NOGROUP, PRIVATE_UIDS, Flag, ProbeResult, Sandbox, SandboxError
 from grader.sandbox.jail import CODE_DIR, LIB_DIR, SCRATCH_DIR
 from grader.sandbox.proctree import descendants
 
@@ -86,6 +86,14 @@ def secret_env():
 @pytest.fixture(scope="module")
 def student_dir(tmp_path_factory):
     return _write_student_dir(tmp_path_factory.mktemp("student"))
+
+
+def test_a_zygote_that_cannot_start_leaves_nothing_behind(student_dir):
+    box = Sandbox(student_dir, probe_modules=(PROBES,), preload=("torch", "no_such_module_for_the_test"))
+    with pytest.raises(SandboxError, match="no_such_module_for_the_test"):
+        with box:
+            pass
+    assert not box._root.exists(), "the sandbox folder outlived a failed start"
 
 
 @pytest.fixture(scope="module")
