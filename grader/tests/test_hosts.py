@@ -171,10 +171,10 @@ def run_in_autograder(source: Path, submission: Path, results: Path, python: str
     if not jail.isolation().jailed:
         pytest.skip(f"simulating /autograder needs bubblewrap: {jail.isolation().reason}")
     args = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL"]
-    args += jail._system_binds()
-    for path in jail.interpreter_paths():
+    args += jail._system_binds() + ["--tmpfs", "/tmp"]
+    for path in jail.interpreter_paths():  # after /tmp's tmpfs, so a checkout under /tmp keeps its interpreter
         args += ["--ro-bind", path, path]
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", str(source), "/autograder/source",
+    args += ["--proc", "/proc", "--dev", "/dev", "--ro-bind", str(source), "/autograder/source",
              "--ro-bind", str(submission), "/autograder/submission", "--bind", str(results), "/autograder/results",
              "--chdir", "/autograder", "--setenv", "GRADER_PYTHON", python, "--setenv", "HOME", "/tmp",
              "--", "/autograder/source/run_autograder"]
@@ -191,7 +191,8 @@ def test_gradescope_run_autograder_in_a_simulated_container(gradescope_source, k
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     data = json.loads((results / "results.json").read_text())
     validate(data, "gradescope-results.schema.json")
-    assert data["stdout_visibility"] == "hidden" and data["output_format"] == "md"
+    assert data["output_format"] == "md", f"the fallback results.json was written: {data.get('output')}"
+    assert data["stdout_visibility"] == "hidden"
     assert data["score"] == pytest.approx(sum(t["score"] for t in data["tests"]))
     assert "WEAK" in data["extra_data"]["isolation"], "no jail fits in a container without capabilities"
     if kind == "solutions":
