@@ -65,6 +65,22 @@ def not_done_line(excinfo) -> str | None:
     return None
 
 
+def pytest_collection_modifyitems(items):
+    """Quick tests first: in each file the tests that start worker processes
+    run last, and the lab's experiments after every file.
+
+    Those take seconds each (a spawn worker imports torch); a mistake that
+    shows without workers is then reported first, and ``-x`` stops there.
+    """
+    files = {}
+
+    def order(item):
+        return (item.get_closest_marker("lab") is not None, files.setdefault(item.path, len(files)),
+                item.get_closest_marker("workers") is not None)
+
+    items.sort(key=order)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield

@@ -182,7 +182,7 @@ def run_in_autograder(source: Path, submission: Path, results: Path, python: str
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("kind", ["solutions", "stubs", "hostile"])
+@pytest.mark.parametrize("kind", ["solutions", "stubs", "partly_wrong", "hostile"])
 def test_gradescope_run_autograder_in_a_simulated_container(gradescope_source, kind, tmp_path):
     submission = submission_files(kind, tmp_path / "submission")
     results = tmp_path / "results"
@@ -200,6 +200,10 @@ def test_gradescope_run_autograder_in_a_simulated_container(gradescope_source, k
         assert not any("pin_memory_on_gpu" in t["name"] for t in data["tests"]), "a check that cannot run here is left out"
     elif kind == "stubs":
         assert data["score"] == 0 and all(t["status"] == "failed" for t in data["tests"])
+    elif kind == "partly_wrong":
+        assert 0 < data["score"] < 100
+        failed = [t for t in data["tests"] if t["status"] == "failed"]
+        assert failed and all(t["name"].startswith("collate/") and t.get("output") for t in failed)
     else:
         collate = [t for t in data["tests"] if t["name"].startswith("collate/")]
         assert all(t["score"] == 0 for t in collate) and len(data["extra_data"]["integrity_flags"]) <= 40
