@@ -108,6 +108,34 @@ def start_methods():
     return methods
 
 
+def fails_here_if_not_done(call):
+    """Run ``call()`` once in this process, so that an unfinished stub fails here, in milliseconds,
+    instead of after worker processes have started (a spawn worker takes seconds to start).
+
+    Only NotImplementedError is passed on: any other problem is for the worker run to show.
+    """
+    try:
+        call()
+    except NotImplementedError:
+        raise
+    except Exception:
+        pass
+
+
+def seed_worker_here(lab):
+    """Call seed_worker in this process (outside a worker), leaving the RNGs of this process as they were."""
+    import random
+
+    import numpy as np
+
+    numpy_state, random_state = np.random.get_state(), random.getstate()
+    try:
+        lab.seeding.seed_worker(0)
+    finally:
+        np.random.set_state(numpy_state)
+        random.setstate(random_state)
+
+
 WORKER_TIMEOUT_S = 30
 """DataLoader(timeout=...) for worker tests: a hung worker fails the test instead of freezing it."""
 

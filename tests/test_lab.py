@@ -11,13 +11,33 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
+
+from conftest import fails_here_if_not_done, seed_worker_here
 
 EXPERIMENTS = {"a": "sharding", "b": "seeding", "c": "bucketing", "d": "tokens"}
 
 
+def call_the_exercise(lab, letter, tmp_path):
+    """One tiny call into the exercise an experiment needs."""
+    if letter == "a":
+        list(lab.sharding.ShardedRange(4))
+    elif letter == "b":
+        seed_worker_here(lab)
+    elif letter == "c":
+        list(lab.bucketing.BucketBatchSampler([3, 1, 2], 2))
+    else:
+        np.arange(16, dtype=np.uint16).tofile(tmp_path / "tiny.bin")
+        lab.tokens.TokenWindows(tmp_path / "tiny.bin", 4)[0]
+
+
 def run_experiment(lab, letter, tmp_path, rootpath):
-    """The lab's JSON entry for one experiment, run with ``python -m <package>.lab --only <letter>``."""
+    """The lab's JSON entry for one experiment, run with ``python -m <package>.lab --only <letter>``.
+
+    An exercise that is still a stub fails first, in this process, without starting the lab (seconds).
+    """
+    fails_here_if_not_done(lambda: call_the_exercise(lab, letter, tmp_path))
     # stderr goes to a file: the forkserver inherits a stderr pipe, and reading
     # that pipe to EOF would wait for the server to exit.
     with open(tmp_path / "stderr.txt", "w") as stderr:

@@ -7,7 +7,7 @@ import pytest
 import torch
 from torch.utils.data import Dataset
 
-from conftest import batches, start_methods, worker_loader
+from conftest import batches, fails_here_if_not_done, seed_worker_here, start_methods, worker_loader
 
 pytestmark = pytest.mark.seeding
 
@@ -65,6 +65,7 @@ def test_returns_none(lab):
 
 
 def run_epochs(lab, start_method, seed, epochs=1):
+    fails_here_if_not_done(lambda: seed_worker_here(lab))
     loader = worker_loader(
         Draws(),
         start_method,
@@ -120,6 +121,7 @@ class NoRng(Dataset):
 @pytest.mark.workers
 @pytest.mark.timeout(60)
 def test_a_dataset_without_rng_gets_none(lab):
+    fails_here_if_not_done(lambda: seed_worker_here(lab))
     loader = worker_loader(NoRng(), start_methods()[0], num_workers=1, batch_size=2, worker_init_fn=lab.seeding.seed_worker)
     with batches(loader) as it:
         flags = [flag for batch in it for flag in batch.tolist()]

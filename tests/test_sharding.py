@@ -3,7 +3,7 @@
 import pytest
 from torch.utils.data import IterableDataset
 
-from conftest import batches, start_methods, worker_loader
+from conftest import batches, fails_here_if_not_done, start_methods, worker_loader
 
 pytestmark = pytest.mark.sharding
 
@@ -20,6 +20,7 @@ class Unsharded(IterableDataset):
 
 def drain(dataset, start_method, num_workers=2):
     """Every item the workers yield, in arrival order."""
+    fails_here_if_not_done(lambda: list(dataset))
     with batches(worker_loader(dataset, start_method, num_workers=num_workers, batch_size=None)) as it:
         return [item for item in it]
 
@@ -52,9 +53,9 @@ def test_range_yields_python_ints(lab):
 @pytest.mark.timeout(90)
 @pytest.mark.parametrize("start_method", start_methods())
 def test_two_workers_yield_each_integer_exactly_once(lab, start_method):
+    sharded = drain(lab.sharding.ShardedRange(50), start_method)
     naive = drain(Unsharded(50), start_method)
     assert len(naive) == 100, "two worker processes ran (the unsharded stream comes out twice)"
-    sharded = drain(lab.sharding.ShardedRange(50), start_method)
     assert sorted(sharded) == list(range(50)), "sharded: each integer exactly once"
 
 

@@ -11,7 +11,9 @@ environment, and the test asserts what DESIGN.md principles 3 and 5 promise:
 
 * the grader exits 0 within the entry's ``time_bound_s``;
 * the JSON report is complete, has the grader's schema, and is the grader's
-  own: nothing under the output folder changes after the grader has exited;
+  own: nothing under the output folder changes after the grader has exited
+  (checked again when the module's tests are done, at least
+  ``WATCH_AFTER_EXIT_S`` after the last grader exited: see ``reports_after_exit``);
 * affected exercises score at most ``max_points`` / at least ``min_points``;
   in a ``grade_all`` run every other exercise gets full marks;
 * the expected ``integrity.flags`` are present;
@@ -68,6 +70,7 @@ EXERCISE_KEYS = {"name", "score", "max_score", "note", "checks"}
 CHECK_KEYS = {"name", "status", "score", "max_score", "message"}
 STATUSES = {"passed", "failed", "error", "timeout", "skipped"}
 CLEANUP_GRACE_S = 10.0
+WATCH_AFTER_EXIT_S = 3.0
 HOSTILE_SUFFIX = ".hostile"  # stored as conftest.py.hostile etc., so this repository's pytest never loads them
 EXPECT_KEYS = {"description", "affects", "time_bound_s", "flags", "grade_all", "max_points", "min_points", "missing",
                "needs_jail", "decoy", "plant_reports", "listen_port", "exercises_link", "max_flags"}
@@ -225,6 +228,22 @@ def _remove_filler_files() -> None:
                 pass
 
 
+@pytest.fixture(scope="module")
+def reports_after_exit():
+    """Report folders whose files must still be as the grader left them when the module's tests end.
+
+    A process that outlived its grader (detached, double-forked) could rewrite a
+    report later; checking every folder once at the end, instead of watching each
+    for a few seconds, catches a later rewrite too and costs no idle time per entry.
+    """
+    watched = []  # (entry, folder, digest when its grader exited, time of exit)
+    yield watched
+    if watched:
+        time.sleep(max(0.0, WATCH_AFTER_EXIT_S - (time.monotonic() - max(exited for *_, exited in watched))))
+    changed = [f"{name}: {digest} -> {_digest(folder)}" for name, folder, digest, _ in watched if _digest(folder) != digest]
+    assert not changed, f"files under a report folder changed after the grader exited: {changed}"
+
+
 def _jail_reason() -> str:
     """'' where this machine can make the grader's jail, else why not."""
     from grader.sandbox.jail import isolation
@@ -289,7 +308,7 @@ def test_corpus_is_large_enough():
 
 @pytest.mark.parametrize("name", [
     pytest.param(name, marks=pytest.mark.timeout(_load_entry(name)["time_bound_s"] + 120)) for name in _entries()])
-def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch):
+def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch, reports_after_exit):
     expect = _load_entry(name)
     if expect.get("needs_jail") and _jail_reason():
         pytest.skip(f"needs the bubblewrap jail: {_jail_reason()}")
@@ -333,10 +352,10 @@ def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch):
         assert (tmp_path / "victim.txt").read_text() == "the victim's own content\n", "a report was written through the link"
         assert not (out / "result.json").is_symlink() and (out / "summary.md").is_file()
 
-    # The report is the grader's own: nothing changes after it exited.
-    time.sleep(max(0.0, 3.0 - (time.monotonic() - exited)))
+    # The report is the grader's own: nothing changes after it exited (checked again at the end).
     assert _digest(out) == digest, "files under the report folder changed after the grader exited"
     assert set(digest) == {"result.json", "summary.md", "results.json", "junit.xml"}
+    reports_after_exit.append((name, out, digest, exited))
 
     report = json.loads((out / "result.json").read_text())
     _check_schema(report, exercises)

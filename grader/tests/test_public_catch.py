@@ -9,19 +9,19 @@ purpose (the reason is shown by ``python -m grader scoreboard``). Such an
 entry is an expected failure, and a strict one: once a public test catches
 it, the HIDDEN line must go.
 
-Slow: about one pytest run per wrong answer (``-x`` stops at the first failure).
+Slow: one pytest run per wrong answer (``-x`` stops at the first failure),
+each a fork of a process that has imported torch once (preloaded_pytest.py).
+That the same runner passes right answers, worker tests and lab experiments
+included, is shown by test_public_tests.py's walk through the exercises.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from grader.paths import REPO
+from grader.tests.preloaded_pytest import PreloadedPytest
 from grader.tools import corpus
 
 PACKAGE = "submitted"
@@ -34,19 +34,17 @@ def _param(entry):
     return pytest.param(entry, id=entry.id, marks=marks)
 
 
-def public_tests_pass(entry, tmp_path: Path) -> tuple[bool, str]:
+def public_tests_pass(runner: PreloadedPytest, entry, tmp_path: Path) -> tuple[bool, str]:
     """Whether the public tests of the entry's exercise pass on it, and pytest's last lines."""
     corpus.assemble_package(entry, tmp_path / PACKAGE)
-    env = dict(os.environ, PYTHONPATH=str(tmp_path))
-    proc = subprocess.run([sys.executable, "-m", "pytest", "tests", "-m", entry.exercise, "--impl", PACKAGE, "-x", "-q",
-                           "-p", "no:cacheprovider", "-p", "no:randomly"], cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=280)
-    if proc.returncode not in (0, 1):
-        pytest.fail(f"the public tests could not run on {entry.id} (exit {proc.returncode}):\n{proc.stdout[-2000:]}")
-    return proc.returncode == 0, "\n".join(proc.stdout.strip().splitlines()[-3:])
+    args = ["tests", "-m", entry.exercise, "--impl", PACKAGE, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"]
+    code, output = runner.run(args, pythonpath=tmp_path, output=tmp_path / "pytest.log", timeout=280)
+    if code not in (0, 1):
+        pytest.fail(f"the public tests could not run on {entry.id} (exit {code}):\n{output[-2000:]}")
+    return code == 0, "\n".join(output.strip().splitlines()[-3:])
 
 
 @pytest.mark.parametrize("entry", [_param(e) for e in corpus.entries("wrong")])
-def test_public_tests_catch_wrong_answer(entry, tmp_path):
-    passed, tail = public_tests_pass(entry, tmp_path)
+def test_public_tests_catch_wrong_answer(entry, tmp_path, preloaded_pytest):
+    passed, tail = public_tests_pass(preloaded_pytest, entry, tmp_path)
     assert not passed, f"the public tests of {entry.exercise} pass on {entry.id} ({entry.claim}); the grader would charge it:\n{tail}"

@@ -6,7 +6,6 @@ tests/ with --impl solutions.)
 """
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -21,13 +20,10 @@ from grader.paths import REPO
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-def test_every_public_exercise_test_fails_on_the_stubs(tmp_path):
+def test_every_public_exercise_test_fails_on_the_stubs(tmp_path, preloaded_pytest):
     report = tmp_path / "junit.xml"
-    subprocess.run(
-        [sys.executable, "-m", "pytest", "tests", "--impl", "exercises",
-         "-p", "no:cacheprovider", "-q", f"--junitxml={report}"],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=580,
-    )
+    preloaded_pytest.run(["tests", "--impl", "exercises", "-p", "no:cacheprovider", "-q", f"--junitxml={report}"],
+                         pythonpath=REPO, output=tmp_path / "pytest.log", timeout=580)
     cases = ET.parse(report).getroot().iter("testcase")
     outcomes = {}
     for case in cases:
@@ -51,31 +47,34 @@ def _package(tmp_path: Path, solved: int) -> str:
     return package.name
 
 
-def _pytest(tmp_path: Path, marker: str, package: str) -> tuple[int, dict[str, str], str]:
-    """(exit status, {test: failure message or ""}, output) of ``pytest -m marker --impl package``."""
+def _pytest(runner, tmp_path: Path, marker: str, package: str) -> tuple[int, dict[str, str], str]:
+    """(exit status, {test: failure message or ""}, output) of ``pytest -m marker --impl package``.
+
+    Run in a fork of the preloaded pytest server (the public-catch test's runner: passing here shows it
+    passes right code, workers and lab experiments included).
+    """
     report = tmp_path / f"{package}.xml"
-    done = subprocess.run([sys.executable, "-m", "pytest", "tests", "-m", marker, "--impl", package, "-q",
-                           "-p", "no:cacheprovider", f"--junitxml={report}"], cwd=REPO,
-                          env={**os.environ, "PYTHONPATH": str(tmp_path)}, capture_output=True, text=True, timeout=280)
+    args = ["tests", "-m", marker, "--impl", package, "-q", "-p", "no:cacheprovider", f"--junitxml={report}"]
+    code, output = runner.run(args, pythonpath=tmp_path, output=tmp_path / f"{package}.log", timeout=280)
     outcomes = {}
     for case in ET.parse(report).getroot().iter("testcase"):
         failure = case.find("failure")
         outcomes[case.get("name")] = "" if failure is None else (failure.get("message") or "")
-    return done.returncode, outcomes, done.stdout[-2000:]
+    return code, outcomes, output[-2000:]
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("position", range(len(registry.EXERCISES)), ids=registry.EXERCISES)
-def test_walking_the_exercises_in_order(tmp_path, position):
+def test_walking_the_exercises_in_order(tmp_path, position, preloaded_pytest):
     """With the exercises before X solved and X still a stub, ``pytest -m X`` fails only on X ("not done
     yet"); once X is solved too, it passes, whatever the exercises after X are."""
     marker = registry.EXERCISES[position]
-    status, outcomes, output = _pytest(tmp_path, marker, _package(tmp_path, position))
+    status, outcomes, output = _pytest(preloaded_pytest, tmp_path, marker, _package(tmp_path, position))
     assert status == 1 and outcomes, output
     wrong = {name: message for name, message in outcomes.items() if not message.startswith(f"not done yet: {marker}:")}
     assert not wrong, f"with {marker} a stub, these did not fail on {marker}'s stub alone: {wrong}"
-    status, outcomes, output = _pytest(tmp_path, marker, _package(tmp_path, position + 1))
+    status, outcomes, output = _pytest(preloaded_pytest, tmp_path, marker, _package(tmp_path, position + 1))
     assert status == 0, output
 
 

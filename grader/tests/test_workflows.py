@@ -304,7 +304,7 @@ def test_student_workflow_runs_locally(tmp_path, submission):
     python is the set-up Python. The grader repository is this working tree's
     grader/, published and committed to a local repository reached through
     ``$GITHUB_SERVER_URL=file://...``. ``pip`` and ``apt-get`` are recorded,
-    not run. The public tests get ``-m "not slow"`` to keep this test short.
+    not run. The public tests get ``-m "not slow and not workers"`` to keep this test short.
     """
     workspace, temp, server, bin_dir = (tmp_path / d for d in ("student", "runner-temp", "server", "bin"))
     for d in (temp, server, bin_dir):
@@ -324,7 +324,7 @@ def test_student_workflow_runs_locally(tmp_path, submission):
     base_env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "CI": "true",
                 "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": str(workspace), "RUNNER_TEMP": str(temp),
                 "GITHUB_SERVER_URL": f"file://{server}", "GITHUB_STEP_SUMMARY": str(summary),
-                "PYTEST_ADDOPTS": "-m 'not slow'"}
+                "PYTEST_ADDOPTS": "-m 'not slow and not workers'"}
     base_env.pop("LAB_IMPL", None)
     values = {"vars.GRADER_REPO": grader_repo, "vars.GRADER_REF": "", "secrets.GRADER_TOKEN": "not-a-token",
               "github.workspace": str(workspace), "runner.temp": str(temp)}
