@@ -14,9 +14,12 @@ with ``pythonpath`` first on ``sys.path`` and in ``PYTHONPATH`` (for spawn
 workers) and its stdout and stderr in the file ``output``; the server answers
 ``{"returncode": N}`` once the child has exited.
 
-Run only in this repository's tests: ``PreloadedPytest`` starts the server
-(``python grader/tests/preloaded_pytest.py``) and restarts it after a run that
-did not finish in time.
+Used only by this repository's tests, each module through a fixture of its
+own (``with PreloadedPytest(REPO) as runner: yield runner``; not in a
+conftest.py: the public tests import helpers with ``from conftest import``,
+which a second conftest module would shadow). ``PreloadedPytest`` starts the
+server (``python grader/tests/preloaded_pytest.py``) and restarts it after a
+run that did not finish in time.
 """
 
 from __future__ import annotations
@@ -101,6 +104,12 @@ class PreloadedPytest:
         self.proc.stdin.flush()
         answer = self._answer(max(1.0, timeout - (time.monotonic() - started)))
         return answer["returncode"], output.read_text(errors="replace")
+
+    def __enter__(self) -> PreloadedPytest:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def close(self) -> None:
         """Stop the server and every process it started (they share its process group)."""

@@ -21,10 +21,18 @@ from pathlib import Path
 
 import pytest
 
+from grader.paths import REPO
 from grader.tests.preloaded_pytest import PreloadedPytest
 from grader.tools import corpus
 
 PACKAGE = "submitted"
+
+
+@pytest.fixture(scope="module")
+def preloaded_pytest():
+    """A preloaded pytest server for this module's runs (see preloaded_pytest.py)."""
+    with PreloadedPytest(REPO) as runner:
+        yield runner
 
 
 def _param(entry):

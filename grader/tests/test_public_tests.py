@@ -16,6 +16,14 @@ import pytest
 
 from grader import registry
 from grader.paths import REPO
+from grader.tests.preloaded_pytest import PreloadedPytest
+
+
+@pytest.fixture(scope="module")
+def preloaded_pytest():
+    """A preloaded pytest server for this module's runs (see preloaded_pytest.py)."""
+    with PreloadedPytest(REPO) as runner:
+        yield runner
 
 
 @pytest.mark.slow
