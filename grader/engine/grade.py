@@ -29,6 +29,19 @@ def seed_value(text: str) -> int:
     return seed
 
 
+def timeout_scale_value(text: str) -> float:
+    from grader.engine.runner import TIMEOUT_SCALE_RANGE
+
+    low, high = TIMEOUT_SCALE_RANGE
+    try:
+        scale = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"timeout scale must be a number, got {text!r}") from None
+    if not low <= scale <= high:
+        raise argparse.ArgumentTypeError(f"timeout scale must be from {low:g} to {high:g}, got {text}")
+    return scale
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from grader.engine.rubric import DEFAULT_RUBRIC
 
@@ -48,6 +61,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jail", choices=("auto", "required", "off"), default="auto",
                         help="run the student's code in a bubblewrap jail: auto (where one can be made; else the "
                              "report says isolation: weak), required (exit 2 without one), off")
+    parser.add_argument("--timeout-scale", type=timeout_scale_value, default=1.0, metavar="FACTOR",
+                        help="multiply every time limit of the student's code (preflight 20 s, probes 30 s, worker "
+                             "probes 60 s) by FACTOR, from 0.1 to 3: above 1 on a host much slower than a laptop; "
+                             "the report records it (default 1)")
     parser.add_argument("--fail-fast", action="store_true",
                         help="stop at the first check that does not pass (a quick look, not a grade)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -72,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric,
-              fail_fast=args.fail_fast, progress=progress, jail=args.jail, report=report)
+              fail_fast=args.fail_fast, progress=progress, jail=args.jail, report=report,
+              timeout_scale=args.timeout_scale)
     except (FileNotFoundError, ValueError, RubricError, ReportPathError) as exc:
         return _usage_error(str(exc))
     except (GraderFault, SandboxError) as exc:

@@ -185,6 +185,8 @@ class GradeResult:
     ``{"level": "jail" | "weak", "reason": str}`` (see :mod:`grader.sandbox.jail`).
     ``phases`` holds the seconds of the grading's phases besides the checks
     (``sandbox_start``, ``preflight/<exercise>``), for ``python -m grader bench``.
+    ``timeout_scale`` is the factor applied to every time limit of the
+    student's code (1.0 unless ``grade --timeout-scale`` said otherwise).
     ``provenance`` says where a class grading's files came from:
     ``{"commit", "server_time", "source"}`` from a server record (see
     :mod:`grader.tools.record_submissions`), or ``{}``.
@@ -201,6 +203,7 @@ class GradeResult:
     isolation: dict[str, str] = field(default_factory=lambda: dict(UNKNOWN_ISOLATION))
     phases: dict[str, float] = field(default_factory=dict)
     provenance: dict[str, str] = field(default_factory=dict)
+    timeout_scale: float = 1.0
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
@@ -253,6 +256,7 @@ class GradeResult:
             "isolation": dict(self.isolation),
             "phases": dict(self.phases),
             "provenance": dict(self.provenance),
+            "timeout_scale": self.timeout_scale,
         }
 
     @classmethod
@@ -271,4 +275,5 @@ class GradeResult:
             isolation=dict(data.get("isolation", UNKNOWN_ISOLATION)),
             phases=dict(data.get("phases", {})),
             provenance=dict(data.get("provenance", {})),
+            timeout_scale=float(data.get("timeout_scale", 1.0)),
         )

@@ -39,6 +39,9 @@ from grader.text import clean_text, first_paragraph
 CHECKS_DIR = Path(__file__).with_name("checks")
 PROBE_MODULES = ("grader.engine.probes.common", *(entry.probe for entry in registry.REGISTRY))
 PREFLIGHT_TIMEOUT_S = 20.0
+#: Accepted range of ``timeout_scale``: at 3 the longest check (three 60 s worker probes) still ends
+#: before the 600 s limit of a whole check (checks/pytest.ini).
+TIMEOUT_SCALE_RANGE = (0.1, 3.0)
 CPU_MEMORY_MB = 4096
 GPU_MEMORY_MB = 1 << 20
 GRADER_VERSION = "1.0"
@@ -153,23 +156,24 @@ def cuda_device() -> str:
     return torch.cuda.get_device_name(0) if torch.cuda.is_available() else ""
 
 
-def _preflight(sandbox: Sandbox, exercise: str) -> str:
+def _preflight(sandbox: Sandbox, exercise: str, timeout_scale: float = 1.0) -> str:
     """'' if the exercise can be checked, else the one message that all its checks get."""
     filename = f"{exercise}.py"
+    limit = PREFLIGHT_TIMEOUT_S * timeout_scale
     if filename not in sandbox.copied:
         reason = sandbox.skipped.get(filename, "")
         return f"{filename} is missing from the submission" + (f" ({reason})" if reason else "")
-    loaded = sandbox.run("grader.engine.probes.common:load", {"exercise": exercise}, timeout=PREFLIGHT_TIMEOUT_S)
+    loaded = sandbox.run("grader.engine.probes.common:load", {"exercise": exercise}, timeout=limit)
     if loaded.status == "timeout":
-        return f"importing {filename} did not finish within {PREFLIGHT_TIMEOUT_S:.0f} s (an endless loop at import time?)"
+        return f"importing {filename} did not finish within {limit:.0f} s (an endless loop at import time?)"
     if not loaded.ok:
         detail = loaded.error or loaded.status
         if loaded.error_type == "SyntaxError" and "utf-8" in detail.lower():
             return f"{filename} is not valid UTF-8 text: {detail}. Save the file as UTF-8."
         return f"{filename} could not be imported: {detail}"
-    entries = sandbox.run("grader.engine.probes.common:entry_points", {"exercise": exercise}, timeout=PREFLIGHT_TIMEOUT_S)
+    entries = sandbox.run("grader.engine.probes.common:entry_points", {"exercise": exercise}, timeout=limit)
     if entries.status == "timeout":
-        return (f"calling the code of {filename} once on a tiny input did not finish within {PREFLIGHT_TIMEOUT_S:.0f} s "
+        return (f"calling the code of {filename} once on a tiny input did not finish within {limit:.0f} s "
                 "(an endless loop or a blocking call?)")
     if not (entries.ok and isinstance(entries.data, dict) and entries.data
             and all(isinstance(v, str) for v in entries.data.values())):
@@ -231,7 +235,7 @@ def check_submission_folder(submission: Path) -> Path:
 
 def grade(submission, *, seed: int | None = None, only: list[str] | None = None, gpu: str = "auto",
           rubric_path: Path = DEFAULT_RUBRIC, fail_fast: bool = False, progress=None, jail: str = "auto",
-          report=None) -> GradeResult:
+          report=None, timeout_scale: float = 1.0) -> GradeResult:
     """Grade the five contract files in ``submission`` and return the result.
 
     ``seed`` fixes every randomized input (a fresh one is drawn and reported
@@ -242,7 +246,9 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     ``jail`` is the sandbox's mode ("auto", "required", "off"); the result
     says which isolation the student's code had. ``report``, if given, is
     called with the result before the sandbox is cleaned up, so a cleanup
-    that fails can never lose a report.
+    that fails can never lose a report. ``timeout_scale`` multiplies every
+    time limit of the student's code (preflight 20 s, in-process probes 30 s,
+    worker probes 60 s); the result records it.
 
     Raises FileNotFoundError or ValueError for a submission folder that is
     missing or may not be graded, RubricError for a bad rubric, SandboxError
@@ -250,6 +256,9 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     itself breaks; a broken submission never raises.
     """
     submission = check_submission_folder(Path(submission))
+    low, high = TIMEOUT_SCALE_RANGE
+    if not low <= timeout_scale <= high:
+        raise ValueError(f"timeout scale {timeout_scale:g} is out of range: choose a factor from {low:g} to {high:g}")
     rubric = load_rubric(rubric_path)
     selected = [e for e in EXERCISES if not only or e in only]
     seed = secrets.randbelow(2**31) if seed is None else seed
@@ -267,11 +276,11 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     with Sandbox(submission, files=CONTRACT_FILES, probe_modules=PROBE_MODULES, memory_mb=memory_mb,
                  jail=jail, gpu=use_gpu) as sandbox:
         phases["sandbox_start"] = round(sandbox.zygote_start_s, 3)
-        ctx = Context(sandbox=sandbox, seed=seed, use_gpu=use_gpu)
+        ctx = Context(sandbox=sandbox, seed=seed, use_gpu=use_gpu, timeout_scale=timeout_scale)
         unavailable = {}
         for exercise in selected:
             began = time.monotonic()
-            note = _preflight(sandbox, exercise)
+            note = _preflight(sandbox, exercise, timeout_scale)
             phases[f"preflight/{exercise}"] = round(time.monotonic() - began, 3)
             if note:
                 unavailable[exercise] = note
@@ -288,7 +297,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
             exercises=exercises, seed=seed, duration_s=round(time.monotonic() - started, 2),
             submission=str(submission), started_at=started_at, grader_version=GRADER_VERSION,
             integrity_flags=_integrity_flags(submission, sandbox, ctx), gpu=gpu_name or "none",
-            isolation=sandbox.isolation.to_dict(), phases=phases)
+            isolation=sandbox.isolation.to_dict(), phases=phases, timeout_scale=timeout_scale)
         if report is not None:
             report(result)
     return result

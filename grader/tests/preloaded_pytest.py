@@ -124,4 +124,6 @@ class PreloadedPytest:
 
 
 if __name__ == "__main__":
+    here = os.path.dirname(os.path.realpath(__file__))
+    sys.path[:] = [p for p in sys.path if p != here]  # run as a script: its folder is no import root
     serve()

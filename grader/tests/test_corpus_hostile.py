@@ -29,7 +29,10 @@ in the grader's temp folder), ``plant_reports`` (a symlink at the --json path
 and a FIFO at the --markdown path), ``listen_port`` (a TCP listener on the
 host's 127.0.0.1 that must receive nothing), ``exercises_link`` (the
 student's ``exercises`` folder is a link there, graded through ``batch``,
-which must refuse it), ``max_flags`` (at most this many integrity flags).
+which must refuse it), ``max_flags`` (at most this many integrity flags),
+``timeout_scale`` (graded with ``--timeout-scale``: entries whose point is a
+hang wait out shorter limits; the report must record the factor and the
+affected exercises still lose their points).
 
 The grader's temp dir (TMPDIR) is a fresh folder per test, so every sandbox
 process carries its path (cwd, environment) and can be found afterwards.
@@ -65,7 +68,7 @@ CORPUS = Path(__file__).with_name("corpus") / "hostile"
 SOLUTIONS = REPO / "solutions"
 RUBRIC = tomllib.loads((REPO / "grader" / "engine" / "rubric.toml").read_text())
 REPORT_KEYS = {"schema_version", "score", "max_score", "seed", "duration_s", "submission", "started_at",
-               "grader_version", "gpu", "exercises", "integrity", "isolation", "phases", "provenance"}
+               "grader_version", "gpu", "exercises", "integrity", "isolation", "phases", "provenance", "timeout_scale"}
 EXERCISE_KEYS = {"name", "score", "max_score", "note", "checks"}
 CHECK_KEYS = {"name", "status", "score", "max_score", "message"}
 STATUSES = {"passed", "failed", "error", "timeout", "skipped"}
@@ -73,7 +76,7 @@ CLEANUP_GRACE_S = 10.0
 WATCH_AFTER_EXIT_S = 3.0
 HOSTILE_SUFFIX = ".hostile"  # stored as conftest.py.hostile etc., so this repository's pytest never loads them
 EXPECT_KEYS = {"description", "affects", "time_bound_s", "flags", "grade_all", "max_points", "min_points", "missing",
-               "needs_jail", "decoy", "plant_reports", "listen_port", "exercises_link", "max_flags"}
+               "needs_jail", "decoy", "plant_reports", "listen_port", "exercises_link", "max_flags", "timeout_scale"}
 # Escape sequences, and lines GitHub Actions or Azure Pipelines would take as commands.
 INJECTION = re.compile(r"\x1b|\x9b|^[ \t]*(::|##\[|##vso\[)", re.MULTILINE)
 
@@ -189,10 +192,12 @@ def _check_schema(report: dict, exercises: list[str]) -> None:
     assert report["score"] == pytest.approx(total)
 
 
-def _grade(submission: Path, out: Path, sandbox_tmp: Path, only: list[str] | None, timeout: float):
+def _grade(submission: Path, out: Path, sandbox_tmp: Path, only: list[str] | None, timeout: float,
+           timeout_scale: float = 1.0):
     cmd = [sys.executable, "-m", "grader", "grade", str(submission), "--seed", "7",
            "--json", str(out / "result.json"), "--markdown", str(out / "summary.md"),
-           "--gradescope", str(out / "results.json"), "--junit", str(out / "junit.xml")]
+           "--gradescope", str(out / "results.json"), "--junit", str(out / "junit.xml"),
+           "--timeout-scale", str(timeout_scale)]
     if only:
         cmd += ["--only", ",".join(only)]
     env = dict(os.environ, TMPDIR=str(sandbox_tmp))
@@ -330,7 +335,8 @@ def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch, reports_af
     listener = Listener(expect["listen_port"]) if expect.get("listen_port") else None
 
     try:
-        code, wall, stdout, stderr = _grade(submission, out, sandbox_tmp, only, expect["time_bound_s"] + 60)
+        code, wall, stdout, stderr = _grade(submission, out, sandbox_tmp, only, expect["time_bound_s"] + 60,
+                                            expect.get("timeout_scale", 1.0))
         digest = _digest(out)
         exited = time.monotonic()
         left = _wait_no_processes(sandbox_tmp, tmp_path)
@@ -359,6 +365,7 @@ def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch, reports_af
 
     report = json.loads((out / "result.json").read_text())
     _check_schema(report, exercises)
+    assert report["timeout_scale"] == expect.get("timeout_scale", 1.0)
     scores = {e["name"]: e["score"] for e in report["exercises"]}
     full = {e["name"]: e["max_score"] for e in report["exercises"]}
     for exercise, most in expect["max_points"].items():

@@ -86,6 +86,8 @@ def test_only_grades_the_named_exercises(tmp_path):
     (["grade", "exercises", "--only", "colate"], "unknown exercise"),
     (["grade", "exercises", "--seed", "abc"], "seed must be a whole number"),
     (["grade", "exercises", "--gpu", "maybe"], "invalid choice"),
+    (["grade", "exercises", "--timeout-scale", "0"], "timeout scale must be from 0.1 to 3"),
+    (["grade", "exercises", "--timeout-scale", "fast"], "timeout scale must be a number"),
     (["grade", "exercises", "--rubric", "no/such/rubric.toml"], "does not exist"),
     (["bench", "--repeats", "0"], "at least 1"),
     (["frobnicate"], "invalid choice"),

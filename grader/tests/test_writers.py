@@ -192,6 +192,14 @@ def test_json_round_trip_is_lossless(result):
     assert GradeResult.from_dict(result.to_dict()) == result
 
 
+def test_scaled_time_limits_are_recorded_and_shown(result):
+    """A grading with --timeout-scale says so in the JSON report and the console header; a normal one does not."""
+    assert "Time limits" not in to_console(result)
+    scaled = make_result(timeout_scale=0.5)
+    assert GradeResult.from_dict(json.loads(to_json(scaled))).timeout_scale == 0.5
+    assert "Time limits: x0.5 (--timeout-scale)" in to_console(scaled)
+
+
 # --------------------------------------------------------------------------
 
 FORMATS = {"text", "html", "simple_format", "md", "ansi"}

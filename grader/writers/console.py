@@ -26,7 +26,7 @@ def to_console(result: GradeResult, color: bool = False, unicode: Optional[bool]
     """A human-readable report, ending with a newline.
 
     Layout: a header (score/max, seed with the replay hint, duration,
-    submission/GPU/grader version when set, isolation); per exercise a line
+    submission/GPU/grader version when set, time limits when scaled, isolation); per exercise a line
     with its score and note, then one line per check (status symbol, name,
     points, and the status word when not passed) with the message of every
     check that did not pass indented below it (cut at MESSAGE_LIMIT). A
@@ -49,6 +49,8 @@ def to_console(result: GradeResult, color: bool = False, unicode: Optional[bool]
                          ("GPU", result.gpu), ("Grader", result.grader_version)):
         if value:
             lines.append(f"{label}: {one_line(clean(value))}")
+    if result.timeout_scale != 1.0:
+        lines.append(f"Time limits: x{result.timeout_scale:g} (--timeout-scale)")
     lines += [f"Isolation: {isolation_text(result)}", rule]
 
     width = max((len(c.name) for c in result.checks()), default=10)

@@ -18,7 +18,8 @@ def to_json(result: GradeResult) -> str:
                                     "score": float, "max_score": float,
                                     "message": str}]}],
          "integrity": {"flags": [str, ...]},
-         "isolation": {"level": "jail" | "weak", "reason": str}}
+         "isolation": {"level": "jail" | "weak", "reason": str},
+         "timeout_scale": float}
 
     ``GradeResult.from_dict(json.loads(to_json(r))) == r``.
     """

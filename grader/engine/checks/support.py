@@ -25,6 +25,7 @@ POOL_WORKERS = {"fork": 2, "forkserver": 2, "spawn": 1}
 START_METHODS = ("fork", "forkserver", "spawn")
 #: The start methods of checks where spawn proves nothing that forkserver does not.
 FORKING_METHODS = ("fork", "forkserver")
+#: Time limits of one probe (seconds), before ``Context.timeout_scale``.
 IN_PROCESS_TIMEOUT_S = 30.0
 WORKER_TIMEOUT_S = 60.0
 MAX_FLAGS_PER_CHECK = 24
@@ -80,6 +81,7 @@ class Context:
     flags_by_check: dict = field(default_factory=dict)  # check nodeid -> {Flag: None} its probes raised
     current: str = ""  # nodeid of the running check
     use_gpu: bool = False  # run the pin_memory checks on CUDA (else their CPU counterparts)
+    timeout_scale: float = 1.0  # every probe's time limit is multiplied by it (grade --timeout-scale)
 
     def rng(self, name):
         """A NumPy Generator for one check, a pure function of the run seed and the check's name."""
@@ -89,8 +91,10 @@ class Context:
         """Run ``grader.engine.probes.<function>`` in the sandbox; return the whole ProbeResult or raise ProbeProblem.
 
         ``case`` names the input in words ("on an empty token file"); a
-        ProbeProblem's message then starts with it.
+        ProbeProblem's message then starts with it. The probe gets
+        ``timeout * timeout_scale`` seconds.
         """
+        timeout *= self.timeout_scale
         result = self.sandbox.run(f"grader.engine.probes.{function}", args, timeout=timeout)
         if result.output:
             self.outputs[self.current] = (self.outputs.get(self.current, "") + result.output)[-2000:]
