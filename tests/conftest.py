@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import importlib
 import os
+import random
 import re
 import tomllib
 import types
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 # The lab script's helper, one copy for both: iterate a DataLoader, always shut its workers down.
@@ -124,10 +126,6 @@ def fails_here_if_not_done(call):
 
 def seed_worker_here(lab):
     """Call seed_worker in this process (outside a worker), leaving the RNGs of this process as they were."""
-    import random
-
-    import numpy as np
-
     numpy_state, random_state = np.random.get_state(), random.getstate()
     try:
         lab.seeding.seed_worker(0)

@@ -30,15 +30,14 @@ def seed_value(text: str) -> int:
 
 
 def timeout_scale_value(text: str) -> float:
-    from grader.engine.runner import TIMEOUT_SCALE_RANGE
+    from grader.engine.runner import timeout_scale_problem
 
-    low, high = TIMEOUT_SCALE_RANGE
     try:
         scale = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"timeout scale must be a number, got {text!r}") from None
-    if not low <= scale <= high:
-        raise argparse.ArgumentTypeError(f"timeout scale must be from {low:g} to {high:g}, got {text}")
+    if problem := timeout_scale_problem(scale):
+        raise argparse.ArgumentTypeError(problem)
     return scale
 
 

@@ -42,6 +42,13 @@ PREFLIGHT_TIMEOUT_S = 20.0
 #: Accepted range of ``timeout_scale``: at 3 the longest check (three 60 s worker probes) still ends
 #: before the 600 s limit of a whole check (checks/pytest.ini).
 TIMEOUT_SCALE_RANGE = (0.1, 3.0)
+
+
+def timeout_scale_problem(scale: float) -> str:
+    """'' if ``scale`` is an accepted timeout scale, else what is wrong with it."""
+    low, high = TIMEOUT_SCALE_RANGE
+    return "" if low <= scale <= high else f"timeout scale must be from {low:g} to {high:g}, got {scale:g}"
+
 CPU_MEMORY_MB = 4096
 GPU_MEMORY_MB = 1 << 20
 GRADER_VERSION = "1.0"
@@ -256,9 +263,8 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     itself breaks; a broken submission never raises.
     """
     submission = check_submission_folder(Path(submission))
-    low, high = TIMEOUT_SCALE_RANGE
-    if not low <= timeout_scale <= high:
-        raise ValueError(f"timeout scale {timeout_scale:g} is out of range: choose a factor from {low:g} to {high:g}")
+    if problem := timeout_scale_problem(timeout_scale):
+        raise ValueError(problem)
     rubric = load_rubric(rubric_path)
     selected = [e for e in EXERCISES if not only or e in only]
     seed = secrets.randbelow(2**31) if seed is None else seed
