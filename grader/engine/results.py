@@ -19,14 +19,22 @@ Contract
   no control characters, no ANSI sequences, no line a CI runner reads as a
   command. Student text reaches messages, output and flags, and every writer
   and console shows these fields.
+* Text is bounded when a result is built, whatever a submission sent: each
+  field is cut to its limit (:data:`TEXT_LIMITS`, by
+  :func:`~grader.sandbox.messages.cut_text`, with a note saying how much
+  was cut), and at most :data:`MAX_INTEGRITY_FLAGS` flags are kept. A
+  writer that must fit a size (the JSON report, the feedback Markdown)
+  cuts further with :meth:`GradeResult.with_text_limit`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
 from grader import registry
+from grader.sandbox.messages import cut_text
 from grader.text import clean_text
 
 __all__ = [
@@ -51,10 +59,21 @@ EXERCISES = registry.EXERCISES
 #: Version of the dict/JSON layout produced by :meth:`GradeResult.to_dict`.
 SCHEMA_VERSION = 2
 
+#: Longest text of each free-text field, in characters (writers may cut further).
+TEXT_LIMITS = {"message": 4000, "output": 2000, "description": 1000, "note": 2000, "flag": 500}
+#: Most integrity flags a result keeps.
+MAX_INTEGRITY_FLAGS = 40
+
 #: How a submission's code can have been isolated (see grader/sandbox/jail.py).
 ISOLATION_LEVELS = ("jail", "weak")
 #: The isolation of a result that does not say (written before schema version 2).
 UNKNOWN_ISOLATION = {"level": "weak", "reason": "not recorded"}
+
+
+def _bounded(text: Any, field: str, limit: int | None = None) -> str:
+    """``text`` cut to the limit of ``field`` (or ``limit`` if smaller), then cleaned."""
+    limit = TEXT_LIMITS[field] if limit is None else min(limit, TEXT_LIMITS[field])
+    return clean_text(cut_text("" if text is None else str(text), limit))
 
 
 def _check_choice(kind: str, value: Any, allowed: tuple[str, ...]) -> None:
@@ -87,7 +106,8 @@ class CheckResult:
     def __post_init__(self) -> None:
         _check_choice("status", self.status, STATUSES)
         _check_choice("visibility", self.visibility, VISIBILITIES)
-        self.message, self.output, self.description = map(clean_text, (self.message, self.output, self.description))
+        self.message, self.output, self.description = (
+            _bounded(self.message, "message"), _bounded(self.output, "output"), _bounded(self.description, "description"))
         self.score = float(self.score)
         self.max_score = float(self.max_score)
         self.duration_s = float(self.duration_s)
@@ -138,7 +158,7 @@ class ExerciseResult:
     note: str = ""
 
     def __post_init__(self) -> None:
-        self.note = clean_text(self.note)
+        self.note = _bounded(self.note, "note")
 
     @property
     def score(self) -> float:
@@ -209,7 +229,7 @@ class GradeResult:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise ValueError(f"invalid seed {self.seed!r}; expected an int")
         self.duration_s = float(self.duration_s)
-        self.integrity_flags = [clean_text(flag) for flag in self.integrity_flags]
+        self.integrity_flags = [_bounded(flag, "flag") for flag in self.integrity_flags[:MAX_INTEGRITY_FLAGS]]
         self.submission = clean_text(self.submission)
         if set(self.isolation) != {"level", "reason"} or self.isolation["level"] not in ISOLATION_LEVELS:
             raise ValueError(f"invalid isolation {self.isolation!r}; expected level (jail or weak) and reason")
@@ -228,6 +248,22 @@ class GradeResult:
     def max_score(self) -> float:
         """Sum of all exercises' maximum scores."""
         return float(sum(e.max_score for e in self.exercises))
+
+    def with_text_limit(self, limit: int) -> "GradeResult":
+        """A copy whose messages, outputs, notes and flags are cut to ``limit`` characters each
+        (for a writer that must fit a size; scores, statuses and everything else unchanged)."""
+        exercises = [ExerciseResult(
+            name=e.name, note=_bounded(e.note, "note", limit),
+            checks=[dataclasses.replace(c, message=_bounded(c.message, "message", limit),
+                                        output=_bounded(c.output, "output", limit)) for c in e.checks])
+            for e in self.exercises]
+        return dataclasses.replace(self, exercises=exercises,
+                                   integrity_flags=[_bounded(f, "flag", limit) for f in self.integrity_flags])
+
+    def scores_only(self) -> "GradeResult":
+        """A copy without check messages, outputs and exercise notes: what the class views
+        (gradebook, summary) need, a few kilobytes whatever the report held."""
+        return dataclasses.replace(self.with_text_limit(0), integrity_flags=list(self.integrity_flags))
 
     def checks(self) -> list[CheckResult]:
         """All checks, in exercise order."""

@@ -14,6 +14,7 @@ milliseconds instead of seconds of worker start-ups.
 
 from __future__ import annotations
 
+import configparser
 import contextlib
 import io
 import os
@@ -28,26 +29,41 @@ from pathlib import Path
 import pytest
 
 from grader import registry
-from grader.engine.checks.support import CheckFailed, Context, ProbeProblem, where_to_look
+from grader.engine.checks.support import CHECK_BUDGET_S, CheckFailed, Context, ProbeProblem, where_to_look
 from grader.engine.results import EXERCISES, CheckResult, ExerciseResult, GradeResult
 from grader.engine.rubric import DEFAULT_RUBRIC, load_rubric
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.sandbox import Sandbox
+from grader.sandbox.host import ANSWER_GRACE
 from grader.text import clean_text, first_paragraph
 
 CHECKS_DIR = Path(__file__).with_name("checks")
 PROBE_MODULES = ("grader.engine.probes.common", *(entry.probe for entry in registry.REGISTRY))
 PREFLIGHT_TIMEOUT_S = 20.0
-#: Accepted range of ``timeout_scale``: at 3 the longest check (three 60 s worker probes) still ends
-#: before the 600 s limit of a whole check (checks/pytest.ini).
+#: Accepted range of ``timeout_scale``. Its top is bounded by the per-check limit of pytest-timeout
+#: (checks/pytest.ini), which must stay above the longest check's budget (support.CHECK_BUDGET_S,
+#: scaled) plus the sandbox's grace for a late answer: see :func:`timeout_scale_problem`.
 TIMEOUT_SCALE_RANGE = (0.1, 3.0)
+
+
+def check_time_limit_s() -> float:
+    """The per-check limit of pytest-timeout, from checks/pytest.ini (the backstop above each check's budget)."""
+    config = configparser.ConfigParser()
+    config.read(CHECKS_DIR / "pytest.ini", encoding="utf-8")
+    return config.getfloat("pytest", "timeout")
 
 
 def timeout_scale_problem(scale: float) -> str:
     """'' if ``scale`` is an accepted timeout scale, else what is wrong with it."""
     low, high = TIMEOUT_SCALE_RANGE
-    return "" if low <= scale <= high else f"timeout scale must be from {low:g} to {high:g}, got {scale:g}"
+    if not low <= scale <= high:
+        return f"timeout scale must be from {low:g} to {high:g}, got {scale:g}"
+    longest = CHECK_BUDGET_S * scale + ANSWER_GRACE
+    if longest >= check_time_limit_s():
+        return (f"timeout scale {scale:g} gives a check up to {longest:.0f} s, beyond the per-check limit of "
+                f"{check_time_limit_s():.0f} s in grader/engine/checks/pytest.ini")
+    return ""
 
 CPU_MEMORY_MB = 4096
 GPU_MEMORY_MB = 1 << 20
@@ -96,7 +112,7 @@ class ChecksPlugin:
         if exercise in self.timed_out:
             raise ProbeProblem("timeout", f"not run: an earlier check of {exercise} timed out, so its code was not "
                                "called again. Fix the hang first.")
-        self.context.current = request.node.nodeid
+        self.context.begin_check(request.node.nodeid)
         return self.context
 
     def pytest_collection_modifyitems(self, session, config, items):
@@ -193,11 +209,13 @@ def _preflight(sandbox: Sandbox, exercise: str, timeout_scale: float = 1.0) -> s
     return ""
 
 
-def _run_checks(plugin: ChecksPlugin, fail_fast: bool = False) -> None:
+def _run_checks(plugin: ChecksPlugin, fail_fast: bool = False, check_time_limit_s: float | None = None) -> None:
     args = [str(CHECKS_DIR), "-c", str(CHECKS_DIR / "pytest.ini"), "--rootdir", str(CHECKS_DIR),
             "-q", "--no-header", "--tb=no", "-p", "no:cacheprovider", "-p", "no:randomly", "--import-mode=importlib"]
     if fail_fast:
         args.append("--exitfirst")
+    if check_time_limit_s is not None:
+        args += ["-o", f"timeout={check_time_limit_s:g}"]
     with contextlib.redirect_stdout(io.StringIO()):
         code = pytest.main(args, plugins=[plugin])
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED):
@@ -242,7 +260,7 @@ def check_submission_folder(submission: Path) -> Path:
 
 def grade(submission, *, seed: int | None = None, only: list[str] | None = None, gpu: str = "auto",
           rubric_path: Path = DEFAULT_RUBRIC, fail_fast: bool = False, progress=None, jail: str = "auto",
-          report=None, timeout_scale: float = 1.0) -> GradeResult:
+          report=None, timeout_scale: float = 1.0, check_time_limit_s: float | None = None) -> GradeResult:
     """Grade the five contract files in ``submission`` and return the result.
 
     ``seed`` fixes every randomized input (a fresh one is drawn and reported
@@ -255,7 +273,9 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     called with the result before the sandbox is cleaned up, so a cleanup
     that fails can never lose a report. ``timeout_scale`` multiplies every
     time limit of the student's code (preflight 20 s, in-process probes 30 s,
-    worker probes 60 s); the result records it.
+    worker probes 60 s); the result records it. ``check_time_limit_s``
+    replaces the per-check backstop of pytest-timeout (checks/pytest.ini);
+    only the tests use it, to stop a check in the middle of a probe.
 
     Raises FileNotFoundError or ValueError for a submission folder that is
     missing or may not be graded, RubricError for a bad rubric, SandboxError
@@ -293,7 +313,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
                 progress(f"  {exercise}: {note}")
         plugin = ChecksPlugin(ctx, selected, unavailable, progress)
         try:
-            _run_checks(plugin, fail_fast)
+            _run_checks(plugin, fail_fast, check_time_limit_s)
         except GraderFault:
             raise
         except Exception as exc:

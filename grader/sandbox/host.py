@@ -101,6 +101,7 @@ class Sandbox:
         self.token = secrets.token_hex(8)  # marks the zygote's command line
         self.privileges_dropped = False
         self.zygote_start_s = 0.0
+        self._requests = 0  # ids of RunRequests, unique per sandbox
 
         self._root = Path(tempfile.mkdtemp(prefix="grader-sandbox-"))
         self.code_dir = self._root / "code"
@@ -281,23 +282,34 @@ class Sandbox:
         """Run ``probe`` ("package.module:function") with ``**args`` in a fresh child.
 
         ``args`` must be JSON-serialisable (a TypeError is raised here
-        otherwise).  Always returns a :class:`ProbeResult` with cleaned text;
-        never hangs: if the zygote dies or stops answering, it is restarted
-        and the request is reported as "crashed" (or "timeout").
+        otherwise).  Always returns a :class:`ProbeResult`, bounded and with
+        cleaned text, whatever the zygote sent; never hangs: if the zygote
+        dies, stops answering or answers out of turn (another request's id, a
+        malformed frame), it is restarted and the request is reported as
+        "crashed" (or "timeout").  An exception raised while waiting (a
+        timeout of the caller's, say) stops the zygote before it propagates,
+        so its late answer is never read as the answer to the next request.
         """
         module, sep, func = probe.partition(":")
         if not (sep and module and func.isidentifier()):
             raise ValueError(f"probe must look like 'package.module:function', not {probe!r}")
-        request = RunRequest(probe=probe, args=dict(args or {}), timeout=float(timeout))
-        json.dumps(request.args)  # raise TypeError here for non-JSON args
+        json.dumps(dict(args or {}))  # raise TypeError here for non-JSON args
         cap = self.limits.result_cap + 8 * self.limits.output_limit + (1 << 20)
         with self._lock:
             self.start()
+            self._requests += 1
+            request = RunRequest(id=self._requests, probe=probe, args=dict(args or {}), timeout=float(timeout))
             try:
                 channel.send(self._req_w, request, time.monotonic() + 10)
                 result = channel.receive(self._resp_r, time.monotonic() + timeout + ANSWER_GRACE, cap, ProbeResult)
             except ChannelError as exc:
                 return self._zygote_failed(exc)
+            except BaseException:
+                self._stop_zygote(polite=False)  # the next run() starts a fresh one
+                raise
+            if result.request_id != request.id:
+                return self._zygote_failed(ChannelError(f"answer to request {result.request_id} while waiting "
+                                                        f"for request {request.id}"))
         result = result.bounded()
         for name in ("error", "error_type", "traceback", "output"):
             setattr(result, name, clean_text(getattr(result, name)))

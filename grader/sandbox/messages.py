@@ -9,8 +9,12 @@ dataclass and rejects unknown types, unknown fields and fields of the wrong
 JSON type, so a forged or garbled frame fails loudly instead of half-working.
 
 Only :class:`ProbeResult` carries data that a student's code can influence;
-the zygote cleans and bounds it (:func:`ProbeResult.bounded`) before it
-leaves the jail, and the grading process bounds it again.
+the zygote bounds it (:func:`ProbeResult.bounded`: every text field cut by
+:func:`cut_text`, at most :data:`MAX_FLAGS` flags) when it reads the child's
+frame, and the grading process bounds it again when it reads the zygote's:
+neither trusts the cut made by the sender. A :class:`RunRequest` carries an
+``id`` that its :class:`ProbeResult` repeats (``request_id``), so an answer
+can never be taken for the answer to another request.
 """
 
 from __future__ import annotations
@@ -23,6 +27,10 @@ from typing import Any
 MAX_FLAGS = 24
 #: Longest text of one flag field, in characters.
 MAX_FLAG_CHARS = 200
+#: Longest text of each ProbeResult text field, in characters, as the receiving end cuts it.
+#: The child cuts errors and tracebacks to 4,000 characters itself (at frame boundaries); these
+#: are the backstop, a little above that, so an honest result is never cut twice.
+TEXT_LIMITS = {"error": 5000, "error_type": 200, "traceback": 6000, "output": 4000}
 
 
 class MessageError(ValueError):
@@ -70,8 +78,12 @@ class Ready:
 
 @dataclass(frozen=True)
 class RunRequest:
-    """Run ``probe`` ("package.module:function") with ``args`` in a fresh child."""
+    """Run ``probe`` ("package.module:function") with ``args`` in a fresh child.
 
+    ``id`` is unique per request of one sandbox; the answer repeats it.
+    """
+
+    id: int
     probe: str
     args: dict[str, Any]
     timeout: float
@@ -122,6 +134,8 @@ class ProbeResult:
     findings.  ``rss_growth_mb`` is measured by the zygote, outside the
     child: the child's peak resident memory (its own and its reaped
     descendants', from wait4) minus the zygote's when it forked the child.
+    ``request_id`` is the ``id`` of the :class:`RunRequest` it answers, set
+    by the zygote (whatever the child wrote).
     """
 
     status: str
@@ -133,20 +147,44 @@ class ProbeResult:
     duration_s: float = 0.0
     flags: list[Flag] = field(default_factory=list)
     rss_growth_mb: float = 0.0
+    request_id: int = 0
 
     @property
     def ok(self) -> bool:
         return self.status == "ok"
 
     def bounded(self) -> "ProbeResult":
-        """This result with at most :data:`MAX_FLAGS` distinct flags of bounded length."""
+        """This result with every text field cut to :data:`TEXT_LIMITS` (:func:`cut_text`) and
+        at most :data:`MAX_FLAGS` distinct flags of bounded length."""
         seen: dict[Flag, None] = {}
         for flag in self.flags:
             short = Flag(*(str(part)[:MAX_FLAG_CHARS] for part in (flag.kind, flag.name, flag.probe)))
             seen.setdefault(short, None)
             if len(seen) >= MAX_FLAGS:
                 break
-        return dataclasses.replace(self, flags=list(seen))
+        texts = {name: cut_text(getattr(self, name), limit) for name, limit in TEXT_LIMITS.items()}
+        return dataclasses.replace(self, flags=list(seen), **texts)
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` if it has at most ``limit`` characters, else its head and tail around a note saying
+    how many characters were cut (never more than ``limit`` characters in all).
+
+    The cuts fall on line boundaries where a line ends in the outer half of the kept part, and
+    the tail is kept because the end of a traceback (the innermost frame, the error) matters most.
+    Linear in ``len(text)``.
+    """
+    text = text if isinstance(text, str) else str(text)
+    if len(text) <= limit:
+        return text
+    keep = max(0, limit - 64) // 2
+    head, tail = text[:keep], text[len(text) - keep:] if keep else ""
+    if (newline := head.rfind("\n")) >= keep // 2:
+        head = head[:newline]
+    if 0 <= (newline := tail.find("\n")) < keep // 2:
+        tail = tail[newline + 1:]
+    note = f"[... {len(text) - len(head) - len(tail):,} characters cut by the grader ...]"
+    return f"{head}\n{note}\n{tail}"[:limit] if keep else note[:limit]
 
 
 MESSAGES = {cls.__name__: cls for cls in (Limits, ZygoteConfig, Ready, RunRequest, Exit, Flag, ProbeResult)}

@@ -6,7 +6,8 @@ spoken to only by :class:`grader.sandbox.Sandbox`, over two pipes whose fd
 numbers are on its command line (typed messages, :mod:`grader.sandbox.messages`):
 
 1. grader -> zygote: :class:`ZygoteConfig`; zygote -> grader: :class:`Ready`.
-2. grader -> zygote: :class:`RunRequest`; zygote -> grader: :class:`ProbeResult`.
+2. grader -> zygote: :class:`RunRequest`; zygote -> grader: :class:`ProbeResult`,
+   whose ``request_id`` repeats the request's ``id``.
 3. :class:`Exit`, or end of file on the request pipe: the zygote kills every
    descendant and exits.
 
@@ -315,6 +316,7 @@ def _serve(state: _State) -> bool:
         except Exception as exc:  # noqa: BLE001 - a zygote bug must not hang the grader
             response = ProbeResult("crashed", error=f"sandbox zygote error: {type(exc).__name__}: {exc}",
                                    traceback=traceback.format_exc()[-3000:])
+        response = dataclasses.replace(response, request_id=request.id)
         try:
             channel.send(state.resp_fd, response, time.monotonic() + 60)
         except ChannelError:

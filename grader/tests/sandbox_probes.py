@@ -359,3 +359,19 @@ def forkserver_workers():
     """Items from 2 forkserver workers that print: (uid, pid) each, and this probe's uid."""
     loader = DataLoader(_Talker(), batch_size=None, num_workers=2, multiprocessing_context="forkserver")
     return {"items": [item.tolist() for item in loader], "uid": os.getuid(), "pid": os.getpid()}
+
+
+def sleep_then_answer(seconds, answer):
+    """Answers ``answer`` after ``seconds``: late, when the grader stopped waiting earlier."""
+    time.sleep(seconds)
+    return answer
+
+
+def forged_huge_error(megabytes=15):
+    """Writes an 'error' frame carrying megabytes of text to the result pipe itself, then exits."""
+    import json
+    body = json.dumps({"type": "ProbeResult", "body": {
+        "status": "error", "error_type": "E" * 50_000, "error": "ForgedError: " + "x" * (megabytes << 20),
+        "traceback": "line\n" * 100_000, "output": "o" * 100_000, "flags": []}}).encode()
+    os.write(3, len(body).to_bytes(8, "big") + body)
+    os._exit(0)

@@ -32,7 +32,11 @@ student's ``exercises`` folder is a link there, graded through ``batch``,
 which must refuse it), ``max_flags`` (at most this many integrity flags),
 ``timeout_scale`` (graded with ``--timeout-scale``: entries whose point is a
 hang wait out shorter limits; the report must record the factor and the
-affected exercises still lose their points).
+affected exercises still lose their points), ``cut_note`` (some message or
+note of the report says the grader cut a text).
+
+Every report stays under its cap whatever the entry sends back: the JSON
+report and Gradescope's results.json at most 256 KB, the Markdown at most 64 KB.
 
 The grader's temp dir (TMPDIR) is a fresh folder per test, so every sandbox
 process carries its path (cwd, environment) and can be found afterwards.
@@ -72,11 +76,13 @@ REPORT_KEYS = {"schema_version", "score", "max_score", "seed", "duration_s", "su
 EXERCISE_KEYS = {"name", "score", "max_score", "note", "checks"}
 CHECK_KEYS = {"name", "status", "score", "max_score", "message"}
 STATUSES = {"passed", "failed", "error", "timeout", "skipped"}
+REPORT_CAPS = {"json": 256 * 1024, "markdown": 64 * 1024}
 CLEANUP_GRACE_S = 10.0
 WATCH_AFTER_EXIT_S = 3.0
 HOSTILE_SUFFIX = ".hostile"  # stored as conftest.py.hostile etc., so this repository's pytest never loads them
 EXPECT_KEYS = {"description", "affects", "time_bound_s", "flags", "grade_all", "max_points", "min_points", "missing",
-               "needs_jail", "decoy", "plant_reports", "listen_port", "exercises_link", "max_flags", "timeout_scale"}
+               "needs_jail", "decoy", "plant_reports", "listen_port", "exercises_link", "max_flags", "timeout_scale",
+               "cut_note"}
 # Escape sequences, and lines GitHub Actions or Azure Pipelines would take as commands.
 INJECTION = re.compile(r"\x1b|\x9b|^[ \t]*(::|##\[|##vso\[)", re.MULTILINE)
 
@@ -363,8 +369,14 @@ def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch, reports_af
     assert set(digest) == {"result.json", "summary.md", "results.json", "junit.xml"}
     reports_after_exit.append((name, out, digest, exited))
 
+    sizes = {name: (out / name).stat().st_size for name in digest}
+    assert sizes["result.json"] <= REPORT_CAPS["json"] and sizes["results.json"] <= REPORT_CAPS["json"], sizes
+    assert sizes["summary.md"] <= REPORT_CAPS["markdown"], sizes
     report = json.loads((out / "result.json").read_text())
     _check_schema(report, exercises)
+    if expect.get("cut_note"):
+        texts = [e["note"] for e in report["exercises"]] + [c["message"] for e in report["exercises"] for c in e["checks"]]
+        assert any("characters cut by the grader" in t for t in texts), "no message says that a text was cut"
     assert report["timeout_scale"] == expect.get("timeout_scale", 1.0)
     scores = {e["name"]: e["score"] for e in report["exercises"]}
     full = {e["name"]: e["max_score"] for e in report["exercises"]}

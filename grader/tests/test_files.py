@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re._parser as sre_parse
 import subprocess
 import sys
 import threading
@@ -129,7 +131,7 @@ def test_clean_text(raw, clean):
 
 
 def test_messages_round_trip_and_reject_forgeries():
-    request = RunRequest(probe="p:q", args={"a": [1, 2]}, timeout=3.0)
+    request = RunRequest(id=1, probe="p:q", args={"a": [1, 2]}, timeout=3.0)
     assert decode(encode(request), RunRequest) == request
     result = ProbeResult("ok", data={"x": 1}, flags=[Flag("hook", "sys.settrace", "p:q")])
     assert decode(encode(result), ProbeResult) == result
@@ -148,3 +150,109 @@ def test_bounded_keeps_a_few_distinct_short_flags():
     bounded = ProbeResult("ok", flags=flags).bounded()
     assert len(bounded.flags) == 24 and len(set(bounded.flags)) == 24
     assert all(len(flag.name) <= 200 for flag in bounded.flags)
+
+
+# ------------------------------------------------------------------ the receiving end: bounded text
+
+
+@pytest.mark.parametrize("text", ["short", "x" * 100_000, "line\n" * 50_000, "a\n" + "b" * 90_000 + "\nc"])
+@pytest.mark.parametrize("limit", [80, 500, 4000])
+def test_cut_text_keeps_head_and_tail_within_the_limit(text, limit):
+    from grader.sandbox.messages import cut_text
+
+    cut = cut_text(text, limit)
+    assert len(cut) <= limit
+    if len(text) <= limit:
+        assert cut == text
+    else:
+        head, note, tail = cut.split("\n[... ", 1)[0], cut.split("[... ", 1)[1].split(" ...]")[0], cut.rsplit("...]\n", 1)[1]
+        assert text.startswith(head) and text.endswith(tail)
+        assert note == f"{len(text) - len(head) - len(tail):,} characters cut by the grader"
+        if text.startswith("line\n"):
+            assert head.endswith("line") and tail.startswith("line"), "a cut falls on a line boundary"
+
+
+def test_bounded_cuts_every_text_field_of_a_result():
+    from grader.sandbox.messages import TEXT_LIMITS
+
+    huge = "y" * 1_000_000
+    bounded = ProbeResult("error", error=huge, error_type=huge, traceback=huge, output=huge).bounded()
+    for name, limit in TEXT_LIMITS.items():
+        assert len(getattr(bounded, name)) <= limit
+
+
+def test_the_result_model_bounds_every_text_and_the_writers_fit_their_caps():
+    from grader.engine.results import TEXT_LIMITS, CheckResult, ExerciseResult, GradeResult
+    from grader.writers import to_console, to_gradescope, to_json, to_markdown
+    from grader.writers.text import JSON_REPORT_BYTES, MARKDOWN_REPORT_BYTES
+
+    huge = "é" * 2_000_000  # two bytes each in UTF-8
+    checks = [CheckResult(name=f"c{i}", exercise="collate", status="failed", score=0, max_score=1, message=huge, output=huge)
+              for i in range(60)]
+    result = GradeResult(exercises=[ExerciseResult("collate", checks, note=huge)], seed=1, duration_s=1.0,
+                         integrity_flags=[huge] * 100)
+    assert len(result.exercises[0].note) <= TEXT_LIMITS["note"] and len(result.integrity_flags) == 40
+    assert all(len(c.message) <= TEXT_LIMITS["message"] and len(c.output) <= TEXT_LIMITS["output"] for c in checks)
+    assert len(to_json(result).encode()) <= JSON_REPORT_BYTES
+    assert len(to_gradescope(result).encode()) <= JSON_REPORT_BYTES
+    assert len(to_markdown(result).encode()) <= MARKDOWN_REPORT_BYTES
+    assert len(to_console(result).encode()) <= 4 * MARKDOWN_REPORT_BYTES
+    assert GradeResult.from_dict(json.loads(to_json(result))).score == result.score
+
+
+def test_a_report_that_fits_is_not_cut():
+    from grader.engine.results import CheckResult, ExerciseResult, GradeResult
+    from grader.writers import to_json
+
+    result = GradeResult(exercises=[ExerciseResult("collate", [CheckResult("c", "collate", "failed", 0, 1, message="m" * 3000)])],
+                         seed=1, duration_s=1.0)
+    assert GradeResult.from_dict(json.loads(to_json(result))) == result
+
+
+# ------------------------------------------------------------------ stub detection in linear time
+
+
+def _stub_patterns():
+    from grader.engine.checks import support
+
+    sys.path.insert(0, str(REPO / "tests"))
+    try:
+        import conftest as public_conftest
+    finally:
+        sys.path.pop(0)
+    return [support._STUB_MESSAGE, public_conftest._NOT_DONE]
+
+
+def test_stub_detection_cannot_backtrack():
+    """Checked by construction, not by a timer: every repeat is possessive (never gives characters back)
+    and a match may start only where a name starts, so the search is linear in the text."""
+    for pattern in _stub_patterns():
+        parsed = sre_parse.parse(pattern.pattern)
+        repeats = [op for op in _opcodes(parsed) if "REPEAT" in op]
+        assert repeats and all(op == "POSSESSIVE_REPEAT" for op in repeats), (pattern.pattern, repeats)
+        assert str(parsed[0][0]) == "ASSERT_NOT", "a match must not start in the middle of a name"
+        assert pattern.search("w" * 1_000_000) is None  # finishes at once (the old pattern: 6 s for 40,000)
+
+
+def _opcodes(parsed):
+    """Every opcode of a parsed pattern, nested ones included."""
+    for op, arg in parsed:
+        yield str(op)
+        for part in arg if isinstance(arg, (list, tuple)) else ():
+            if isinstance(part, sre_parse.SubPattern):
+                yield from _opcodes(part)
+
+
+@pytest.mark.parametrize("text, found", [
+    ("collate.py: pad_collate is not implemented yet (see LAB.md)", "collate.py: pad_collate is not implemented yet (see LAB.md)"),
+    ("NotImplementedError: sharding.py: ShardedRange.__iter__ is not implemented yet; read\nmore",
+     "sharding.py: ShardedRange.__iter__ is not implemented yet; read"),
+    ("Caught NotImplementedError in DataLoader worker process 0.\nOriginal Traceback:\n  x: y is not implemented yet",
+     "x: y is not implemented yet"),
+    ("foo: bar baz is not implemented yet", None),
+    ("nothing to see", None),
+])
+def test_stub_detection_finds_the_stub_line(text, found):
+    for pattern in _stub_patterns():
+        match = pattern.search(text)
+        assert (match.group(0) if match else None) == found

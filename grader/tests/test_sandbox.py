@@ -558,3 +558,66 @@ def test_forkserver_is_shared_and_workers_talk_to_the_probe(sandbox):
         assert "worker says 0" in result.output and "worker says 1" in result.output
         assert result.duration_s < 2  # no interpreter start, no import of torch
     assert sandbox.live_descendants() == []
+
+
+# ------------------------------------------------------------------ the receiving end
+
+
+class _Interrupted(Exception):
+    pass
+
+
+@pytest.mark.timeout(120)
+def test_an_exception_while_waiting_never_desynchronises_the_channel(sandbox):
+    """The caller's own timeout fires in the middle of a probe (as pytest-timeout's backstop does): the
+    zygote is stopped, so the next request gets its own answer, never the late one."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise _Interrupted()
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    signal.alarm(1)
+    try:
+        with pytest.raises(_Interrupted):
+            run(sandbox, "sleep_then_answer", seconds=3, answer="late answer")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    time.sleep(3)  # the late answer would be in the pipe by now
+    assert run(sandbox, "returns_args", mine=1).data == {"mine": 1}
+    assert run(sandbox, "returns_args", mine=2).data == {"mine": 2}
+
+
+@pytest.mark.timeout(120)
+def test_an_answer_to_another_request_restarts_the_zygote(sandbox, monkeypatch):
+    from grader.sandbox import host
+
+    real_receive = host.channel.receive
+
+    def misnumbered(*args, **kwargs):
+        answer = real_receive(*args, **kwargs)
+        if isinstance(answer, ProbeResult):
+            answer.request_id += 1
+        return answer
+
+    old_zygote = sandbox.zygote_pid
+    monkeypatch.setattr(host.channel, "receive", misnumbered)
+    result = sandbox.run(probe("returns_args"), {"x": 1}, timeout=10)
+    monkeypatch.undo()
+    assert result.status in ("crashed", "timeout") and result.data is None
+    assert "while waiting for request" in result.error and "restarted" in result.error
+    assert sandbox.zygote_pid not in (None, old_zygote)
+    assert run(sandbox, "returns_args", x=2).data == {"x": 2}
+
+
+@pytest.mark.timeout(120)
+def test_a_forged_frame_is_cut_at_the_receiving_end(sandbox):
+    """Row 1 of the receiving-end issue: the child writes 15 MB of text in its own frame, skipping its own cut."""
+    from grader.sandbox.messages import TEXT_LIMITS
+
+    result = run(sandbox, "forged_huge_error", megabytes=15)
+    assert result.status == "error"
+    for name, limit in TEXT_LIMITS.items():
+        assert len(getattr(result, name)) <= limit, (name, len(getattr(result, name)))
+    assert "characters cut by the grader" in result.error and result.error.startswith("ForgedError: xxx")

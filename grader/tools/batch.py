@@ -35,6 +35,7 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -49,6 +50,7 @@ from grader.report_files import write_text
 from grader.sandbox.jail import isolation
 from grader.tools.record_submissions import parse_time, read_record
 from grader.writers import class_summary_markdown, gradebook_csv, to_json
+from grader.writers.text import JSON_REPORT_BYTES
 
 GRADE_TIMEOUT_S = 900
 
@@ -209,19 +211,56 @@ def _add_provenance(path: Path, provenance: dict) -> None:
     write_text(path, to_json(result))
 
 
+#: The largest per-student report merge reads: twice what the grader ever writes (writers.text.JSON_REPORT_BYTES).
+MAX_REPORT_BYTES = 2 * JSON_REPORT_BYTES
+#: The most characters of a student's .error.txt that reach the gradebook.
+MAX_ERROR_CHARS = 2000
+
+
 def collect_rows(dirs: list[Path]) -> list:
-    """Gradebook rows (student, GradeResult or None, error) from batch output folders."""
+    """Gradebook rows (student, GradeResult or None, error) from batch output folders.
+
+    Reads one report at a time and keeps only its scores (:meth:`GradeResult.scores_only`),
+    so memory does not grow with any one report; a report that is not a regular file, is
+    larger than :data:`MAX_REPORT_BYTES` or does not parse becomes that student's error row.
+    """
     rows = {}
     for folder in dirs:
         results = folder / "results"
         if not results.is_dir():
             raise BatchError(f"{folder} is not a batch output folder (no results/ inside)")
         for path in sorted(results.glob("*.json")):
-            rows[path.stem] = (path.stem, GradeResult.from_dict(json.loads(path.read_text(encoding="utf-8"))), "")
+            rows[path.stem] = _report_row(path)
         for path in sorted(results.glob("*.error.txt")):
             student = path.name.removesuffix(".error.txt")
-            rows.setdefault(student, (student, None, path.read_text(encoding="utf-8").strip()))
+            rows.setdefault(student, (student, None, _read_small(path, MAX_ERROR_CHARS).strip()))
     return [rows[s] for s in sorted(rows)]
+
+
+def _report_row(path: Path) -> tuple:
+    """(student, scores of the report at ``path``, "") or (student, None, why it cannot be read)."""
+    try:
+        info = path.lstat()
+        if not stat.S_ISREG(info.st_mode):
+            return path.stem, None, f"{path.name} is not a regular file: regrade this student"
+        if info.st_size > MAX_REPORT_BYTES:
+            return path.stem, None, (f"{path.name} holds {info.st_size:,} bytes, more than the grader ever writes "
+                                     f"({JSON_REPORT_BYTES:,}): regrade this student")
+        return path.stem, GradeResult.from_dict(json.loads(path.read_text(encoding="utf-8"))).scores_only(), ""
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return path.stem, None, f"{path.name} cannot be read ({type(exc).__name__}: {str(exc)[:200]}): regrade this student"
+
+
+def _read_small(path: Path, limit: int) -> str:
+    """At most ``limit`` characters of the regular file ``path`` ("" if it is anything else)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            return ""
+        return fh.read(4 * limit).decode("utf-8", "replace")[:limit]
 
 
 def write_class_reports(dirs: list[Path], out: Path) -> list:
@@ -234,7 +273,7 @@ def write_class_reports(dirs: list[Path], out: Path) -> list:
 
 
 def merge(dirs: list[Path], out: Path) -> list:
-    """Combine batch outputs (e.g. one per matrix slice) into ``out``."""
+    """Combine batch outputs (e.g. one per matrix slice) into ``out``: regular files only, copied as streams."""
     for sub in ("results", "feedback"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     for folder in dirs:
@@ -242,7 +281,8 @@ def merge(dirs: list[Path], out: Path) -> list:
             source = folder / sub
             if source.is_dir() and source.resolve() != (out / sub).resolve():
                 for path in source.iterdir():
-                    shutil.copy2(path, out / sub / path.name)
+                    if path.is_file() and not path.is_symlink():
+                        shutil.copyfile(path, out / sub / path.name)
     return write_class_reports([out], out)
 
 

@@ -57,7 +57,7 @@ def to_console(result: GradeResult, color: bool = False, unicode: Optional[bool]
     for ex in result.exercises:
         lines += ["", paint("1", f"{ex.name}: {pts(ex.score)} / {pts(ex.max_score)}")]
         if ex.note:
-            lines.append(f"  note: {one_line(clean(ex.note))}")
+            lines.append(f"  note: {one_line(cut(clean(ex.note)))}")
         for c in ex.checks:
             tail = "" if c.passed else f"  ({'not run' if c.status == 'skipped' else c.status})"
             lines.append(f"  {paint(_COLORS[c.status], symbols[c.status])} {one_line(clean(c.name)).ljust(width)}  "

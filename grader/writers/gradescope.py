@@ -12,7 +12,7 @@ import json
 
 from grader.engine.results import CheckResult, GradeResult
 from grader.writers.markdown import md_code_block, md_inline
-from grader.writers.text import clean, cut, isolation_text, pts, replay_hint, scored
+from grader.writers.text import JSON_REPORT_BYTES, clean, cut, fit, isolation_text, pts, replay_hint, scored
 
 
 def _test_output(check: CheckResult) -> str:
@@ -50,7 +50,7 @@ def gradescope_payload(result: GradeResult) -> dict:
                           "status": "passed" if c.passed else "failed", "output": _test_output(c),
                           "visibility": c.visibility, "tags": [ex.name]})
     summary = [f"**Score {pts(result.score)} / {pts(result.max_score)}.** Seed `{result.seed}` ({replay_hint(result.seed)}).", ""]
-    summary += [f"- {md_inline(ex.name)}: {pts(ex.score)} / {pts(ex.max_score)}" + (f" ({md_inline(ex.note)})" if ex.note else "")
+    summary += [f"- {md_inline(ex.name)}: {pts(ex.score)} / {pts(ex.max_score)}" + (f" ({md_inline(cut(clean(ex.note)))})" if ex.note else "")
                 for ex in result.exercises]
     return {
         "score": float(sum(t["score"] for t in tests)),
@@ -69,8 +69,9 @@ def gradescope_payload(result: GradeResult) -> dict:
 
 
 def to_gradescope(result: GradeResult) -> str:
-    """:func:`gradescope_payload` as JSON text, for ``/autograder/results/results.json``."""
-    return json.dumps(gradescope_payload(result), indent=2, ensure_ascii=False) + "\n"
+    """:func:`gradescope_payload` as JSON text, for ``/autograder/results/results.json`` (at most
+    :data:`~grader.writers.text.JSON_REPORT_BYTES`, free text cut to fit)."""
+    return fit(lambda r: json.dumps(gradescope_payload(r), indent=2, ensure_ascii=False) + "\n", result, JSON_REPORT_BYTES)
 
 
 def failure_payload(reason: str) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from grader.engine.results import GradeResult
+from grader.writers.text import JSON_REPORT_BYTES, fit
 
 
 def to_json(result: GradeResult) -> str:
@@ -21,6 +22,12 @@ def to_json(result: GradeResult) -> str:
          "isolation": {"level": "jail" | "weak", "reason": str},
          "timeout_scale": float}
 
-    ``GradeResult.from_dict(json.loads(to_json(r))) == r``.
+    ``GradeResult.from_dict(json.loads(to_json(r))) == r`` for every result
+    whose JSON fits in :data:`~grader.writers.text.JSON_REPORT_BYTES`; a
+    larger one has its free text cut until it fits (:func:`~grader.writers.text.fit`).
     """
+    return fit(_render, result, JSON_REPORT_BYTES)
+
+
+def _render(result: GradeResult) -> str:
     return json.dumps(result.to_dict(), indent=2, sort_keys=False, ensure_ascii=False) + "\n"

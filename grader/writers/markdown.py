@@ -6,7 +6,7 @@ import html
 import re
 
 from grader.engine.results import ExerciseResult, GradeResult
-from grader.writers.text import all_ran_passed, clean, cut, isolation_text, one_line, pct, pts, ran, secs
+from grader.writers.text import MARKDOWN_REPORT_BYTES, all_ran_passed, clean, cut, fit, isolation_text, one_line, pct, pts, ran, secs
 
 _MD_STATUS = {"passed": "✅", "failed": "❌", "error": "💥", "timeout": "⏱️", "skipped": "⏭️"}
 LEGEND = ("✅ passed (an exercise: every check that ran passed) · 🟡 some points · ❌ failed, no points · "
@@ -54,8 +54,13 @@ def to_markdown(result: GradeResult) -> str:
     look failed.
 
     Untrusted text outside code blocks is HTML- and Markdown-escaped;
-    messages go into fences longer than any backtick run inside them.
+    messages go into fences longer than any backtick run inside them. At most
+    :data:`~grader.writers.text.MARKDOWN_REPORT_BYTES` (free text cut to fit).
     """
+    return fit(_render, result, MARKDOWN_REPORT_BYTES)
+
+
+def _render(result: GradeResult) -> str:
     out = [f"## Autograder: {pts(result.score)} / {pts(result.max_score)} ({pts(pct(result.score, result.max_score))}%)", "",
            "| Exercise | Score | Max | Status |", "| --- | ---: | ---: | :---: |"]
     for ex in result.exercises:
@@ -70,7 +75,7 @@ def to_markdown(result: GradeResult) -> str:
         out += ["", "<details>",
                 f"<summary>{exercise_emoji(ex)} <b>{html.escape(one_line(clean(ex.name)))}</b>: {pts(ex.score)} / {pts(ex.max_score)}</summary>", ""]
         if ex.note:
-            out += [f"> {md_inline(ex.note)}", ""]
+            out += [f"> {md_inline(cut(clean(ex.note)))}", ""]
         for c in ex.checks:
             status = "not run" if c.status == "skipped" else c.status
             out.append(f"{_MD_STATUS[c.status]} **{md_inline(c.name)}** · {status} · {pts(c.score)} / {pts(c.max_score)} points")

@@ -9,12 +9,35 @@ built elsewhere.
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 from grader.engine.results import CheckResult, ExerciseResult, GradeResult
 from grader.text import clean_text
 
-#: Messages longer than this (in characters) are cut in every human-facing writer.
+#: Messages (and exercise notes) longer than this (in characters) are cut in every human-facing writer.
 MESSAGE_LIMIT = 1500
+#: The most bytes (UTF-8) of one student's JSON report, Gradescope results.json and feedback Markdown.
+JSON_REPORT_BYTES = 256 * 1024
+MARKDOWN_REPORT_BYTES = 64 * 1024
+#: The text limits :func:`fit` tries, in turn, when a rendering is too large.
+_FIT_LIMITS = (1000, 400, 150, 60, 0)
+
+
+def fit(render: Callable[[GradeResult], str], result: GradeResult, max_bytes: int) -> str:
+    """``render(result)`` if it fits in ``max_bytes`` (UTF-8), else the rendering of
+    ``result.with_text_limit(n)`` for the largest n of :data:`_FIT_LIMITS` that fits.
+
+    Only free text is cut (messages, outputs, notes, flags; each cut says so), so
+    scores and statuses always survive. The last attempt (no free text at all)
+    is returned even if it does not fit, which the bounded number of checks and
+    exercises rules out.
+    """
+    text = render(result)
+    for limit in _FIT_LIMITS:
+        if len(text.encode("utf-8", "backslashreplace")) <= max_bytes:
+            break
+        text = render(result.with_text_limit(limit))
+    return text
 
 
 def clean(text: object) -> str:

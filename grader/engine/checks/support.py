@@ -7,7 +7,9 @@ input that shows it, and where in the handout to look.
 
 from __future__ import annotations
 
+import math
 import re
+import time
 import zlib
 from dataclasses import dataclass, field
 
@@ -28,6 +30,10 @@ FORKING_METHODS = ("fork", "forkserver")
 #: Time limits of one probe (seconds), before ``Context.timeout_scale``.
 IN_PROCESS_TIMEOUT_S = 30.0
 WORKER_TIMEOUT_S = 60.0
+#: The most time one check may spend running the student's code (three worker probes), before
+#: ``Context.timeout_scale``. The runner stops a check at its budget itself; the per-check limit of
+#: pytest-timeout (checks/pytest.ini) is only the backstop.
+CHECK_BUDGET_S = 3 * WORKER_TIMEOUT_S
 MAX_FLAGS_PER_CHECK = 24
 
 def where_to_look(exercise):
@@ -82,6 +88,12 @@ class Context:
     current: str = ""  # nodeid of the running check
     use_gpu: bool = False  # run the pin_memory checks on CUDA (else their CPU counterparts)
     timeout_scale: float = 1.0  # every probe's time limit is multiplied by it (grade --timeout-scale)
+    check_deadline: float = math.inf  # time.monotonic() at which the running check's budget ends
+
+    def begin_check(self, nodeid):
+        """Start the budget of check ``nodeid``: :data:`CHECK_BUDGET_S` times ``timeout_scale`` seconds."""
+        self.current = nodeid
+        self.check_deadline = time.monotonic() + CHECK_BUDGET_S * self.timeout_scale
 
     def rng(self, name):
         """A NumPy Generator for one check, a pure function of the run seed and the check's name."""
@@ -92,9 +104,17 @@ class Context:
 
         ``case`` names the input in words ("on an empty token file"); a
         ProbeProblem's message then starts with it. The probe gets
-        ``timeout * timeout_scale`` seconds.
+        ``timeout * timeout_scale`` seconds, or what is left of the check's
+        budget (:meth:`begin_check`) if that is less; a check whose budget is
+        spent gets a "timeout" ProbeProblem without running anything.
         """
         timeout *= self.timeout_scale
+        remaining = self.check_deadline - time.monotonic()
+        if remaining < 1:
+            budget = CHECK_BUDGET_S * self.timeout_scale
+            raise ProbeProblem("timeout", f"timed out: this check used up its time budget of {budget:.0f} s running your "
+                               "code. Look for an infinite loop, a worker that never returns, or a blocking call.")
+        timeout = min(timeout, remaining)
         result = self.sandbox.run(f"grader.engine.probes.{function}", args, timeout=timeout)
         if result.output:
             self.outputs[self.current] = (self.outputs.get(self.current, "") + result.output)[-2000:]
@@ -112,7 +132,10 @@ class Context:
         return self.run_probe(function, timeout, case=case, **args).data
 
 
-_STUB_MESSAGE = re.compile(r"[\w.]+: [\w.]+ is not implemented yet[^\n]*")
+# A stub's message, as the stubs raise it ("collate.py: pad_collate is not implemented yet ...").
+# Possessive quantifiers and the lookbehind make the search linear: a match starts only where a name
+# starts and never gives characters back (a backtracking [\w.]+ took seconds on a 40,000-letter word).
+_STUB_MESSAGE = re.compile(r"(?<![\w.])[\w.]++: [\w.]++ is not implemented yet[^\n]*+")
 
 
 def problem_from(result, timeout, case=""):
