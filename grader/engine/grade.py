@@ -1,8 +1,8 @@
 """``python -m grader grade [SUBMISSION]``: grade one submission folder and write the reports.
 
 Exit status 0 whatever the score; 2 for bad arguments, a refused submission
-folder or report path, or a grader fault (a required jail that cannot be
-made included).
+folder or report path, or a grader fault (an isolation below
+``--min-isolation`` included).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from grader.isolation import LEVELS
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES, EXERCISES
 
@@ -57,9 +58,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="pin_memory checks on CUDA: auto (if a device is present), on (required), off")
     parser.add_argument("--rubric", type=Path, default=DEFAULT_RUBRIC, metavar="FILE",
                         help="points and visibility per check (default: grader/engine/rubric.toml)")
-    parser.add_argument("--jail", choices=("auto", "required", "off"), default="auto",
-                        help="run the student's code in a bubblewrap jail: auto (where one can be made; else the "
-                             "report says isolation: weak), required (exit 2 without one), off")
+    parser.add_argument("--jail", choices=("auto", "off"), default="auto",
+                        help="bubblewrap's namespaces for the student's code: auto (where they can be made), off (never; "
+                             "for comparisons)")
+    parser.add_argument("--min-isolation", choices=LEVELS, default="weak",
+                        help="refuse to grade (exit 2) below this isolation level: jail (namespaces), contained "
+                             "(Landlock and seccomp without namespaces) or weak (default: grade anyway; the report says the level)")
     parser.add_argument("--timeout-scale", type=timeout_scale_value, default=1.0, metavar="FACTOR",
                         help="multiply every time limit of the student's code (preflight 20 s, probes 30 s, worker "
                              "probes 60 s) by FACTOR, from 0.1 to 3: above 1 on a host much slower than a laptop; "
@@ -88,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric,
-              fail_fast=args.fail_fast, progress=progress, jail=args.jail, report=report,
+              fail_fast=args.fail_fast, progress=progress, jail=args.jail, min_isolation=args.min_isolation, report=report,
               timeout_scale=args.timeout_scale)
     except (FileNotFoundError, ValueError, RubricError, ReportPathError) as exc:
         return _usage_error(str(exc))

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader import registry
+from grader.isolation import LEVELS, Isolation
 from grader.sandbox.messages import cut_text
 from grader.text import clean_text
 
@@ -64,10 +65,8 @@ TEXT_LIMITS = {"message": 4000, "output": 2000, "description": 1000, "note": 200
 #: Most integrity flags a result keeps.
 MAX_INTEGRITY_FLAGS = 40
 
-#: How a submission's code can have been isolated (see grader/sandbox/jail.py).
-ISOLATION_LEVELS = ("jail", "weak")
 #: The isolation of a result that does not say (written before schema version 2).
-UNKNOWN_ISOLATION = {"level": "weak", "reason": "not recorded"}
+UNKNOWN_ISOLATION = {"level": "weak", "reason": "not recorded", "layers": {}}
 
 
 def _bounded(text: Any, field: str, limit: int | None = None) -> str:
@@ -202,7 +201,8 @@ class GradeResult:
     ``integrity_flags`` are notes for the instructor (never a deduction by
     themselves), ``gpu`` names the accelerator used (``"none"`` when CPU only),
     ``isolation`` says how the student's code was isolated:
-    ``{"level": "jail" | "weak", "reason": str}`` (see :mod:`grader.sandbox.jail`).
+    ``{"level": "jail" | "contained" | "weak", "reason": str, "layers": {layer: what it applied}}``
+    (see :mod:`grader.isolation`).
     ``phases`` holds the seconds of the grading's phases besides the checks
     (``sandbox_start``, ``preflight/<exercise>``), for ``python -m grader bench``.
     ``timeout_scale`` is the factor applied to every time limit of the
@@ -231,13 +231,12 @@ class GradeResult:
         self.duration_s = float(self.duration_s)
         self.integrity_flags = [_bounded(flag, "flag") for flag in self.integrity_flags[:MAX_INTEGRITY_FLAGS]]
         self.submission = clean_text(self.submission)
-        if set(self.isolation) != {"level", "reason"} or self.isolation["level"] not in ISOLATION_LEVELS:
-            raise ValueError(f"invalid isolation {self.isolation!r}; expected level (jail or weak) and reason")
+        try:
+            self.isolation = Isolation.from_dict(self.isolation).to_dict()
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"invalid isolation {self.isolation!r}: {exc}; expected a level ({', '.join(LEVELS)}), "
+                             "a reason and the layers that held") from None
 
-    @property
-    def weak_isolation(self) -> bool:
-        """True when the student's code did not run in a jail (see ``isolation``)."""
-        return self.isolation["level"] != "jail"
 
     @property
     def score(self) -> float:

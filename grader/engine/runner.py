@@ -260,6 +260,7 @@ def check_submission_folder(submission: Path) -> Path:
 
 def grade(submission, *, seed: int | None = None, only: list[str] | None = None, gpu: str = "auto",
           rubric_path: Path = DEFAULT_RUBRIC, fail_fast: bool = False, progress=None, jail: str = "auto",
+          min_isolation: str = "weak",
           report=None, timeout_scale: float = 1.0, check_time_limit_s: float | None = None) -> GradeResult:
     """Grade the five contract files in ``submission`` and return the result.
 
@@ -268,8 +269,9 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     (pin_memory checks where CUDA is available), "on" or "off". With
     ``fail_fast`` grading stops at the first check that does not pass and
     the checks after it are reported as skipped (a quick look, not a grade).
-    ``jail`` is the sandbox's mode ("auto", "required", "off"); the result
-    says which isolation the student's code had. ``report``, if given, is
+    ``jail`` is the sandbox's mode ("auto": bubblewrap's namespaces where
+    they can be made, "off"); ``min_isolation`` the weakest level accepted
+    (see :mod:`grader.isolation`); the result says which layers held. ``report``, if given, is
     called with the result before the sandbox is cleaned up, so a cleanup
     that fails can never lose a report. ``timeout_scale`` multiplies every
     time limit of the student's code (preflight 20 s, in-process probes 30 s,
@@ -279,7 +281,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
 
     Raises FileNotFoundError or ValueError for a submission folder that is
     missing or may not be graded, RubricError for a bad rubric, SandboxError
-    when a required jail cannot be made, and GraderFault when the grader
+    when the isolation is below ``min_isolation``, and GraderFault when the grader
     itself breaks; a broken submission never raises.
     """
     submission = check_submission_folder(Path(submission))
@@ -300,7 +302,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     memory_mb = GPU_MEMORY_MB if use_gpu else CPU_MEMORY_MB
     phases = {}
     with Sandbox(submission, files=CONTRACT_FILES, probe_modules=PROBE_MODULES, memory_mb=memory_mb,
-                 jail=jail, gpu=use_gpu) as sandbox:
+                 jail=jail, min_isolation=min_isolation, gpu=use_gpu) as sandbox:
         phases["sandbox_start"] = round(sandbox.zygote_start_s, 3)
         ctx = Context(sandbox=sandbox, seed=seed, use_gpu=use_gpu, timeout_scale=timeout_scale)
         unavailable = {}

@@ -20,7 +20,7 @@ import importlib
 
 _EXPORTS = {
     "NOGROUP": "identity", "PRIVATE_UIDS": "identity", "Sandbox": "host",
-    "SandboxError": "host", "jail_isolation": "host", "Isolation": "jail", "Flag": "messages",
+    "SandboxError": "host", "Availability": "jail", "Flag": "messages",
     "ProbeResult": "messages", "load_submission": "child",
 }
 __all__ = sorted(_EXPORTS)

@@ -11,7 +11,7 @@ submission and sends back plain JSON data in a :class:`ProbeResult`.
 
 Guarantees for every probe child
 --------------------------------
-* Jailed (``isolation.level == "jail"``): it sees the interpreter, the staged
+* Jailed (``isolation.level == "jail"``, see :mod:`grader.isolation`): it sees the interpreter, the staged
   grader code and its own copied submission, read-only, plus private scratch,
   ``/tmp`` and ``/dev/shm``; no network, no other process, no file of this
   repository or of another grading.  As root, it runs under a uid of its own
@@ -23,9 +23,11 @@ Guarantees for every probe child
   probe's timeout + 5 s), no core files, 1024 open files; no_new_privs.
 * A wall-clock timeout; after every probe everything it started is killed.
 
-Without a jail (``isolation.level == "weak"``, with the reason) the same
-process discipline applies but the probes see the machine's files and
-network and run as the grader's user.
+Without a jail the same process discipline applies; as root (with
+CAP_SETUID) and with an interpreter other users can read, the probes still
+run under a uid of their own, so they cannot read the grader's environment,
+signal it or write its files; but they see the machine's world-readable
+files and its network (``isolation.level == "weak"``, with the reason).
 """
 
 from __future__ import annotations
@@ -41,18 +43,21 @@ import threading
 import time
 from pathlib import Path
 
+from grader.isolation import Isolation, check_level, meets
 from grader.registry import CONTRACT_FILES
-from grader.sandbox import channel, forkserver, identity, jail
+from grader.sandbox import channel, forkserver, identity
+from grader.sandbox import jail as jail_module
 from grader.sandbox.channel import ChannelError
 from grader.sandbox.child import INIT_SOURCE
 from grader.sandbox.files import SUBMISSION_PACKAGE, copy_submission, remove_tree, stage_modules
+from grader.sandbox.jail import Availability
 from grader.sandbox.messages import Exit, Limits, ProbeResult, Ready, RunRequest, ZygoteConfig
 from grader.sandbox.proctree import descendants, kill_descendants
 from grader.text import clean_text
 
 START_TIMEOUT = 120.0  # seconds for the zygote to preload and report ready
 ANSWER_GRACE = 30.0  # seconds beyond a probe's timeout before the zygote counts as hung
-JAIL_MODES = ("auto", "required", "off")
+JAIL_MODES = ("auto", "off")
 
 #: The probes' whole environment; the zygote adds HOME and TMPDIR (the probe's scratch).
 PROBE_ENV = {"LANG": "C.UTF-8", "USER": "sandbox", "LOGNAME": "sandbox", "PYTHONHASHSEED": "0",
@@ -70,17 +75,21 @@ class SandboxError(RuntimeError):
 class Sandbox:
     """Runs probes against one submission; see the module docstring.
 
-    ``jail`` is "auto" (a jail where one can be made, else weak), "required"
-    (:class:`SandboxError` when none can be made) or "off" (weak, for tests).
+    ``jail`` is "auto" (bubblewrap's namespaces where they can be made) or
+    "off" (never, for comparisons and tests). ``min_isolation`` is the
+    weakest level (:data:`grader.isolation.LEVELS`) the caller accepts:
+    :meth:`start` raises :class:`SandboxError` below it. :attr:`isolation`
+    says which layers held (final once the zygote has started).
     Use as a context manager or call :meth:`start` / :meth:`close`;
     :meth:`run` is thread-safe and runs one probe at a time.
     """
 
     def __init__(self, submission_dir, *, files=CONTRACT_FILES, preload=("torch", "numpy"),
                  probe_modules=(), memory_mb=4096, max_processes=128, file_size_mb=64,
-                 cpu_seconds=None, output_limit=2000, jail="auto", gpu=False):
+                 cpu_seconds=None, output_limit=2000, jail="auto", min_isolation="weak", gpu=False):
         if jail not in JAIL_MODES:
             raise ValueError(f"jail must be one of {JAIL_MODES}, not {jail!r}")
+        self.min_isolation = check_level(min_isolation)
         self.submission_dir = Path(submission_dir)
         self.preload = tuple(preload)
         self.probe_modules = tuple(probe_modules)
@@ -89,7 +98,10 @@ class Sandbox:
                              cpu_seconds=None if cpu_seconds is None else int(cpu_seconds),
                              output_limit=int(output_limit))
         self.gpu = bool(gpu)
-        self.isolation = jail_isolation(jail)
+        found = jail_module.availability() if jail == "auto" else Availability(False, "the jail was turned off (--jail off)")
+        self.jailed = found.ok  # the zygote runs in bubblewrap's namespaces
+        self._layers = {"namespaces": found.reason} if found.ok else {}
+        self._missing = {} if found.ok else {"namespaces": found.reason}
         self._uid = None  # set in _lay_out: probes run under a uid of their own where that is possible
 
         self._lock = threading.RLock()
@@ -111,11 +123,12 @@ class Sandbox:
         except BaseException:
             remove_tree(self._root)
             raise
+        self.isolation = Isolation.from_layers(self._layers, self._missing)
         atexit.register(self.close)
 
     def _lay_out(self, files: tuple[str, ...]) -> None:
         """code/submission (the copy, read-only), lib/ (staged grader code) and, without a jail,
-        scratch/ and capture/ (inside a jail these are private memory-backed folders)."""
+        scratch/ and capture/ (inside a jail these are private memory-backed folders); the probes' uid."""
         package = self.code_dir / SUBMISSION_PACKAGE
         package.mkdir(parents=True)
         (package / "__init__.py").write_text(INIT_SOURCE)
@@ -124,19 +137,28 @@ class Sandbox:
         for folder in (package, self.code_dir):
             os.chmod(folder, 0o555)
         stage_modules(("grader.sandbox.zygote", *self.probe_modules), self.lib_dir)
-        if not self.isolation.jailed:
+        if not self.jailed:
             (self._root / "scratch").mkdir(mode=0o711)
             (self._root / "capture").mkdir(mode=0o700)
-        if self.isolation.jailed and os.geteuid() == 0:
+            os.chmod(self._root, 0o711)  # a private uid must reach code/, lib/ and scratch/ (mkdtemp made it 0700)
+        if why_not := self._why_no_private_uid():
+            self._missing["uid"] = why_not
+        else:
             self._uid = identity.unused_uid()
-        elif not self.isolation.jailed and identity.can_switch_uid() and identity.reachable_by_others(self._weak_paths()):
-            os.chmod(self._root, 0o711)  # the probes' uid must reach code/, lib/ and scratch/
-            self._uid = identity.unused_uid()
-            self.isolation = jail.Isolation("weak", f"{self.isolation.reason}; probes run under a uid of their own")
+            self._layers["uid"] = f"probes run as uid {self._uid}, without capabilities"
+
+    def _why_no_private_uid(self) -> str:
+        """'' if probes can run under a uid of their own here, else why not."""
+        if not identity.can_switch_uid():
+            return "the grader is not root with CAP_SETUID, CAP_SETGID and CAP_CHOWN"
+        if self.jailed:
+            return ""
+        unreachable = identity.unreachable_by_others(self._weak_paths())
+        return f"{unreachable} cannot be reached by other users (make the interpreter world-readable)" if unreachable else ""
 
     def _weak_paths(self) -> list[str]:
         """What probes outside a jail must reach: the interpreter and the staged code."""
-        return [*jail.interpreter_paths(), str(self.lib_dir), str(self.code_dir), str(self._root / "scratch")]
+        return [*jail_module.interpreter_paths(), str(self.lib_dir), str(self.code_dir), str(self._root / "scratch")]
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -163,9 +185,9 @@ class Sandbox:
         return [p for p in descendants(pid) if not _is_forkserver(p, pid)] if pid else []
 
     def _config(self) -> ZygoteConfig:
-        if self.isolation.jailed:
-            paths = dict(lib_dir=jail.LIB_DIR, code_dir=jail.CODE_DIR, scratch_root=jail.SCRATCH_DIR,
-                         capture_dir=jail.CAPTURE_DIR)
+        if self.jailed:
+            paths = dict(lib_dir=jail_module.LIB_DIR, code_dir=jail_module.CODE_DIR, scratch_root=jail_module.SCRATCH_DIR,
+                         capture_dir=jail_module.CAPTURE_DIR)
         else:
             paths = dict(lib_dir=str(self.lib_dir), code_dir=str(self.code_dir),
                          scratch_root=str(self._root / "scratch"), capture_dir=str(self._root / "capture"))
@@ -178,9 +200,9 @@ class Sandbox:
     def _argv(self, cfg: ZygoteConfig, req_r: int, resp_w: int) -> list[str]:
         zygote = [sys.executable, "-I", "-B", "-c", _BOOT, cfg.lib_dir, str(req_r), str(resp_w),
                   f"--grader-sandbox={self.token}"]
-        if not self.isolation.jailed:
+        if not self.jailed:
             return zygote
-        return [*jail.command(self.lib_dir, self.code_dir, gpu=self.gpu), *zygote]
+        return [*jail_module.command(self.lib_dir, self.code_dir, gpu=self.gpu), *zygote]
 
     def start(self) -> None:
         """Start the zygote unless it is running; raises :class:`SandboxError`."""
@@ -214,10 +236,15 @@ class Sandbox:
             self._zygote_host_pid = self._find_zygote()
             self.privileges_dropped = ready.dropped
             self.zygote_start_s = time.monotonic() - started
+            self.isolation = Isolation.from_layers(self._layers, self._missing)
+            if not meets(self.isolation.level, self.min_isolation):
+                self._stop_zygote()
+                raise SandboxError(f"isolation {self.isolation.level} is below the required {self.min_isolation}: "
+                                   f"{self.isolation.reason}")
 
     def _find_zygote(self) -> int:
         """The zygote's host pid: bwrap's first descendant that runs Python (or the process itself)."""
-        if not self.isolation.jailed:
+        if not self.jailed:
             return self._proc.pid
         for pid in descendants(self._proc.pid):
             try:
@@ -343,11 +370,14 @@ def _is_forkserver(pid: int, zygote: int) -> bool:
     return name == forkserver.PROCESS_NAME and int(after[1]) == zygote
 
 
-def jail_isolation(mode: str) -> jail.Isolation:
-    """The isolation a sandbox gets in ``mode`` ("auto", "required", "off")."""
-    if mode == "off":
-        return jail.Isolation("weak", "the jail was turned off (--jail off)")
-    found = jail.isolation()
-    if mode == "required" and not found.jailed:
-        raise SandboxError(f"a jail is required but cannot be made here: {found.reason}")
-    return found
+
+
+def expected_isolation(jail: str = "auto") -> Isolation:
+    """The isolation a sandbox started here would get, decided without starting one (``batch`` checks it first).
+
+    The uid layer is left out: whether probes get a uid of their own also
+    depends on where the sandbox's folders are, and no level depends on it.
+    """
+    found = jail_module.availability() if jail == "auto" else Availability(False, "the jail was turned off (--jail off)")
+    layers = {"namespaces": found.reason} if found.ok else {}
+    return Isolation.from_layers(layers, {} if found.ok else {"namespaces": found.reason})

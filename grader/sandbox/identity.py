@@ -1,9 +1,10 @@
 """Which user a probe child runs as: a uid of its own, when the grader may give one.
 
-As root (in the jail, or outside it with CAP_SETUID and paths any user can
-read), each sandbox picks a uid that no account has and no process runs
-as, so a probe can neither signal nor read anything of the grader's or of
-another grading's; its group is nogroup.
+As root (in the jail, or outside it with CAP_SETUID, CAP_SETGID and
+CAP_CHOWN and an interpreter any user can reach), each sandbox picks a uid
+that no account has and no process runs as, so a probe can neither signal
+nor read anything of the grader's or of another grading's; its group is
+nogroup.
 """
 
 from __future__ import annotations
@@ -55,13 +56,17 @@ def can_switch_uid() -> bool:
     return all(effective >> bit & 1 for bit in _SWITCH_CAPABILITIES)
 
 
-def reachable_by_others(paths: list[str]) -> bool:
-    """Whether every folder on the way to each path can be searched by any user (no /root at 0700 on the way)."""
+def unreachable_by_others(paths: list[str]) -> str:
+    """The first folder on the way to one of ``paths`` that other users cannot search ('' if there is none).
+
+    A uid of its own is no use to a probe that cannot reach the interpreter
+    (a pyenv in root's 0700 home, say).
+    """
     for path in paths:
-        for folder in [*Path(path).parents, Path(path)]:
+        for folder in [*reversed(Path(path).parents), Path(path)]:
             try:
                 if not os.stat(folder).st_mode & 0o001:
-                    return False
+                    return str(folder)
             except OSError:
-                return False
-    return True
+                return str(folder)
+    return ""

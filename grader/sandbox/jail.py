@@ -23,10 +23,9 @@ drops every capability, and the zygote and its children keep that user's
 uid (nested user namespaces are disabled).
 
 Where bwrap is missing or cannot make namespaces (a container without user
-namespaces, a laptop without bubblewrap), :func:`isolation` says why, and the
-sandbox runs "weak": the zygote is started directly, with rlimits, timeouts
-and the process-tree kill, but the probes see the machine's file system and
-network.
+namespaces, a laptop without bubblewrap), :func:`availability` says why, and
+the sandbox starts the zygote directly: its isolation is then "contained" or
+"weak" (see :mod:`grader.isolation`).
 """
 
 from __future__ import annotations
@@ -59,18 +58,11 @@ _GPU_DEVICES = ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/
 
 
 @dataclass(frozen=True)
-class Isolation:
-    """How a grading's student code was isolated: ``level`` "jail" or "weak", and why."""
+class Availability:
+    """Whether bubblewrap can make the jail's namespaces on this machine (``ok``), and why or why not."""
 
-    level: str
+    ok: bool
     reason: str
-
-    @property
-    def jailed(self) -> bool:
-        return self.level == "jail"
-
-    def to_dict(self) -> dict[str, str]:
-        return {"level": self.level, "reason": self.reason}
 
 
 def _as_root() -> bool:
@@ -90,24 +82,24 @@ def namespace_options() -> list[str]:
 
 
 @functools.lru_cache(maxsize=None)
-def isolation() -> Isolation:
+def availability() -> Availability:
     """Whether a jail can be made here; tried once per process with a real bwrap run."""
     if not sys.platform.startswith("linux"):
-        return Isolation("weak", f"bubblewrap needs Linux; this is {sys.platform}")
+        return Availability(False, f"bubblewrap needs Linux; this is {sys.platform}")
     bwrap = shutil.which("bwrap")
     if bwrap is None:
-        return Isolation("weak", "bubblewrap (bwrap) is not installed: apt-get install bubblewrap, dnf install bubblewrap")
+        return Availability(False, "bubblewrap (bwrap) is not installed: apt-get install bubblewrap, dnf install bubblewrap")
     trial = [bwrap, *namespace_options(), *_system_binds(), "--proc", "/proc", "--", "/bin/true"]
     try:
         proc = subprocess.run(trial, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return Isolation("weak", f"bwrap could not be run: {exc}")
+        return Availability(False, f"bwrap could not be run: {exc}")
     if proc.returncode != 0:
         detail = " ".join(proc.stderr.split())[:300] or f"exit status {proc.returncode}"
         hint = "" if _as_root() else " (run the grader as root, e.g. with sudo, or allow unprivileged user namespaces)"
-        return Isolation("weak", f"bwrap cannot make namespaces here: {detail}{hint}")
-    who = "as root: probes run under a uid of their own" if _as_root() else f"as uid {os.geteuid()}"
-    return Isolation("jail", f"bubblewrap, {who}; no network, only the interpreter, the grader's probes and the submission")
+        return Availability(False, f"bwrap cannot make namespaces here: {detail}{hint}")
+    return Availability(True, f"bubblewrap {'as root' if _as_root() else f'as uid {os.geteuid()}'}: own mount, PID, "
+                              "network, IPC and UTS namespaces")
 
 
 def _system_binds() -> list[str]:

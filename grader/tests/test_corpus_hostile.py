@@ -182,7 +182,7 @@ def _check_schema(report: dict, exercises: list[str]) -> None:
     assert report["seed"] == 7
     assert [e["name"] for e in report["exercises"]] == exercises
     assert isinstance(report["integrity"], dict) and set(report["integrity"]) == {"flags"}
-    assert set(report["isolation"]) == {"level", "reason"} and report["isolation"]["level"] in ("jail", "weak")
+    assert set(report["isolation"]) == {"level", "reason", "layers"} and report["isolation"]["level"] in ("jail", "contained", "weak")
     assert all(isinstance(f, str) for f in report["integrity"]["flags"])
     total = 0.0
     for ex in report["exercises"]:
@@ -257,10 +257,10 @@ def reports_after_exit():
 
 def _jail_reason() -> str:
     """'' where this machine can make the grader's jail, else why not."""
-    from grader.sandbox.jail import isolation
+    from grader.sandbox.jail import availability
 
-    found = isolation()
-    return "" if found.jailed else found.reason
+    found = availability()
+    return "" if found.ok else found.reason
 
 
 class Listener:

@@ -168,8 +168,8 @@ def gradescope_source(tmp_path_factory):
 
 def run_in_autograder(source: Path, submission: Path, results: Path, python: str = sys.executable) -> subprocess.CompletedProcess:
     """``/autograder/run_autograder`` in a simulated /autograder, as root without capabilities."""
-    if not jail.isolation().jailed:
-        pytest.skip(f"simulating /autograder needs bubblewrap: {jail.isolation().reason}")
+    if not jail.availability().ok:
+        pytest.skip(f"simulating /autograder needs bubblewrap: {jail.availability().reason}")
     args = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL"]
     args += jail._system_binds() + ["--tmpfs", "/tmp"]
     for path in jail.interpreter_paths():  # after /tmp's tmpfs, so a checkout under /tmp keeps its interpreter

@@ -20,12 +20,12 @@ import pytest
 
 from grader.paths import REPO
 from grader.sandbox import Flag, Sandbox, SandboxError
-from grader.sandbox.jail import isolation
+from grader.sandbox.jail import availability
 
 PROBES = "grader.tests.sandbox_probes"
 
-JAIL = isolation()
-needs_jail = pytest.mark.skipif(not JAIL.jailed, reason=f"no jail here: {JAIL.reason}")
+JAIL = availability()
+needs_jail = pytest.mark.skipif(not JAIL.ok, reason=f"no jail here: {JAIL.reason}")
 
 
 def probe(name: str) -> str:
@@ -165,36 +165,37 @@ def test_weak_isolation_is_reported(tmp_path):
                        "--json", str(out / "r.json"), "--markdown", str(out / "r.md")], tmp_path)
     assert proc.returncode == 0, proc.stderr
     report = json.loads((out / "r.json").read_text())
-    assert report["isolation"]["level"] == "weak"
-    assert report["isolation"]["reason"].startswith("the jail was turned off (--jail off)")
-    assert "Isolation: WEAK, not a grade of record (the jail was turned off (--jail off)" in proc.stdout
-    assert "Isolation: WEAK, not a grade of record" in (out / "r.md").read_text()
+    assert report["isolation"]["level"] == "weak" and "namespaces" not in report["isolation"]["layers"]
+    assert "no namespaces: the jail was turned off (--jail off)" in report["isolation"]["reason"]
+    assert "Isolation: WEAK: limits and timeouts only" in proc.stdout and "the jail was turned off (--jail off)" in proc.stdout
+    assert "Isolation: WEAK: limits and timeouts only" in (out / "r.md").read_text()
 
 
 @pytest.mark.timeout(300)
-def test_no_bwrap_means_weak_and_required_refuses(tmp_path):
-    """Without bwrap on PATH: auto grades with isolation weak (saying why), required exits 2, batch refuses."""
+def test_no_bwrap_means_no_namespaces_and_a_minimum_refuses(tmp_path):
+    """Without bwrap on PATH: grade grades without namespaces (saying why), --min-isolation jail exits 2, batch refuses."""
     env = dict(os.environ, PATH=str(tmp_path))  # no bwrap there (the grader runs with sys.executable)
     out = tmp_path / "out"
     auto = _grade_cli(["exercises", "--seed", "1", "--only", "collate", "--quiet", "--json", str(out / "r.json")],
                       tmp_path, env)
     assert auto.returncode == 0, auto.stderr
-    assert json.loads((out / "r.json").read_text())["isolation"]["reason"].startswith("bubblewrap (bwrap) is not installed")
-    required = _grade_cli(["exercises", "--jail", "required", "--only", "collate"], tmp_path, env)
-    assert required.returncode == 2 and "a jail is required but cannot be made here" in required.stderr
+    assert "no namespaces: bubblewrap (bwrap) is not installed" in json.loads((out / "r.json").read_text())["isolation"]["reason"]
+    required = _grade_cli(["exercises", "--min-isolation", "jail", "--only", "collate"], tmp_path, env)
+    assert required.returncode == 2 and "is below the required jail" in required.stderr
     klass = tmp_path / "class" / "ann"
     klass.mkdir(parents=True)
     batch = subprocess.run([sys.executable, "-m", "grader", "batch", str(tmp_path / "class"), "--out", str(tmp_path / "b")],
                            cwd=REPO, capture_output=True, text=True, timeout=120, env=env)
-    assert batch.returncode == 2 and "--allow-weak-isolation" in batch.stderr
+    assert batch.returncode == 2 and "below --min-isolation jail" in batch.stderr
 
 
-def test_required_jail_raises_where_none_can_be_made(monkeypatch, tmp_path):
+def test_a_minimum_isolation_raises_where_it_cannot_be_had(monkeypatch, tmp_path):
     from grader.sandbox import jail
 
-    monkeypatch.setattr(jail, "isolation", lambda: jail.Isolation("weak", "no bwrap in this test"))
-    with pytest.raises(SandboxError, match="no bwrap in this test"):
-        Sandbox(_student(tmp_path / "s", "s"), jail="required")
+    monkeypatch.setattr(jail, "availability", lambda: jail.Availability(False, "no bwrap in this test"))
+    with pytest.raises(SandboxError, match="below the required jail.*no bwrap in this test"):
+        with Sandbox(_student(tmp_path / "s", "s"), min_isolation="jail"):
+            pass
 
 
 def test_the_jail_is_available_where_required():
@@ -205,7 +206,7 @@ def test_the_jail_is_available_where_required():
     """
     if os.environ.get("GRADER_REQUIRE_JAIL") != "1":
         pytest.skip("GRADER_REQUIRE_JAIL is not set")
-    assert JAIL.jailed, JAIL.reason
+    assert JAIL.ok, JAIL.reason
 
 
 def test_an_interpreter_below_tmp_is_bound_over_the_private_tmp(monkeypatch):

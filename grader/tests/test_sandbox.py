@@ -108,7 +108,7 @@ def sandbox(student_dir, secret_env):
 def inside(box: Sandbox, folder: str) -> str:
     """A sandbox folder ("code", "lib", "scratch") as the probes see it."""
     jailed = {"code": CODE_DIR, "lib": LIB_DIR, "scratch": SCRATCH_DIR}
-    return jailed[folder] if box.isolation.jailed else str(box.code_dir.parent / folder)
+    return jailed[folder] if box.jailed else str(box.code_dir.parent / folder)
 
 
 def ns_pid(host_pid: int) -> int:
@@ -223,7 +223,7 @@ def test_child_process_setup(sandbox):
         assert info["uid"] == info["euid"] and info["uid"] in PRIVATE_UIDS and info["gid"] == NOGROUP
         with pytest.raises(KeyError):
             pwd.getpwuid(info["uid"])
-    if sandbox.isolation.jailed:  # no capability left, in any set
+    if sandbox.jailed:  # no capability left, in any set
         assert info["capabilities"] == {"CapInh": 0, "CapPrm": 0, "CapEff": 0, "CapAmb": 0}
 
 
@@ -240,7 +240,7 @@ def test_limits_are_applied(sandbox):
 
 @pytest.mark.timeout(60)
 def test_jailed_child_cannot_touch_the_grader(sandbox, tmp_path):
-    if not sandbox.isolation.jailed:
+    if not sandbox.jailed:
         pytest.skip(f"no jail here: {sandbox.isolation.reason}")
     grader_file = tmp_path / "grades.json"
     grader_file.write_text("{}")

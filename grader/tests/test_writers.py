@@ -102,7 +102,8 @@ def make_result(**overrides) -> GradeResult:
     fields = dict(
         exercises=ex, seed=1234, duration_s=42.5, submission="alice/lab@3f2a9c1",
         started_at="2025-01-31T12:00:00Z", grader_version="1.0.0", gpu="none",
-        isolation={"level": "jail", "reason": "bubblewrap, as root"},
+        isolation={"level": "jail", "reason": "namespaces: bubblewrap as root; uid: probes run under a uid of their own",
+                   "layers": {"namespaces": "bubblewrap as root", "uid": "probes run under a uid of their own"}},
         integrity_flags=["exercises/collate.py imports grader.engine.results | suspicious",
                          "=HYPERLINK(\"http://evil\") <b>copied</b> from \x1b[31mbob\x1b[0m"],
     )

@@ -44,10 +44,11 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from grader.engine.results import GradeResult
+from grader.isolation import LEVELS, meets
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.report_files import write_text
-from grader.sandbox.jail import isolation
+from grader.sandbox.host import expected_isolation
 from grader.tools.record_submissions import parse_time, read_record
 from grader.writers import class_summary_markdown, gradebook_csv, to_json
 from grader.writers.text import JSON_REPORT_BYTES
@@ -307,7 +308,7 @@ def report_rows(rows, out: Path) -> int:
     return 0
 
 
-HELP = "grade every student folder under SUBMISSIONS (the grade of record needs the jail)"
+HELP = "grade every student folder under SUBMISSIONS (the grade of record: in the jail unless --min-isolation says otherwise)"
 
 
 def add_arguments(parser) -> None:
@@ -323,26 +324,25 @@ def add_arguments(parser) -> None:
     parser.add_argument("--force", action="store_true", help="grade again students whose files and seed did not change")
     parser.add_argument("--timeout", type=float, default=GRADE_TIMEOUT_S, help="seconds allowed per student (default 900)")
     parser.add_argument("--gpu", choices=("auto", "on", "off"), default="off", help="pin_memory checks on CUDA (default off)")
-    parser.add_argument("--allow-weak-isolation", action="store_true",
-                       help="grade even where no bubblewrap jail can be made (reports then say isolation: weak; "
-                            "not a grade of record)")
+    parser.add_argument("--min-isolation", choices=LEVELS, default="jail",
+                       help="refuse to grade below this isolation level (default jail: the grade of record; contained: "
+                            "Landlock and seccomp without namespaces; weak: any, the reports say the level)")
 
 
 def run(args) -> int:
     if args.jobs < 1:
         print("python -m grader batch: error: --jobs must be at least 1", file=sys.stderr)
         return 2
-    found = isolation()
-    if not found.jailed and not args.allow_weak_isolation:
-        print(f"python -m grader batch: error: no jail can be made here ({found.reason}); the grade of record needs "
-              "one. Install bubblewrap and run as root, or pass --allow-weak-isolation for a grading that is not "
-              "a grade of record.", file=sys.stderr)
+    expected = expected_isolation()
+    if not meets(expected.level, args.min_isolation):
+        print(f"python -m grader batch: error: gradings here would get isolation {expected.level} ({expected.reason}), "
+              f"below --min-isolation {args.min_isolation}. Install bubblewrap and run as root (README.md, The jail), "
+              "or lower --min-isolation for a grading that is not the grade of record.", file=sys.stderr)
         return 2
-    jail = "auto" if args.allow_weak_isolation else "required"
     try:
         record = _record(args.deadline, args.server_record)
         rows = run_batch(args.submissions, args.out, jobs=args.jobs, seed=args.seed, record=record,
-                         force=args.force, timeout=args.timeout, extra=["--gpu", args.gpu, "--jail", jail])
+                         force=args.force, timeout=args.timeout, extra=["--gpu", args.gpu, "--min-isolation", args.min_isolation])
     except BatchError as exc:
         print(f"python -m grader batch: error: {exc}", file=sys.stderr)
         return 2

@@ -8,6 +8,7 @@ per test with ``test-name``, ``passed``, integer ``score`` and ``max-score``
 ``assignment_type``, ``datetime``, ``graded_at`` and ``submitted_by``.
 
 Here: one test per check that ran (a GPU check on a CPU runner is left out),
+each carrying the grading's isolation level (``"isolation"``: jail, contained or weak),
 totals equal to the sums, and the message of a check whose visibility is not
 "visible" is left out too: a Classroom 50 Release, and so its result.json, is
 readable by the student at once.
@@ -39,7 +40,8 @@ def classroom50_result(result: GradeResult, env: dict[str, str]) -> dict:
     for ex in result.exercises:
         for c in scored(ex.checks):
             test = {"test-name": f"{ex.name}/{c.name}", "passed": c.passed,
-                    "score": _points(c.score, f"{ex.name}/{c.name}"), "max-score": _points(c.max_score, f"{ex.name}/{c.name}")}
+                    "score": _points(c.score, f"{ex.name}/{c.name}"), "max-score": _points(c.max_score, f"{ex.name}/{c.name}"),
+                    "isolation": result.isolation["level"]}
             if not c.passed and c.visibility == "visible" and c.message:
                 test["message"] = cut(clean(c.message), MESSAGE_CHARS)
             tests.append(test)

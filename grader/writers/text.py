@@ -12,6 +12,7 @@ import math
 from typing import Callable
 
 from grader.engine.results import CheckResult, ExerciseResult, GradeResult
+from grader.isolation import LEVEL_MEANINGS
 from grader.text import clean_text
 
 #: Messages (and exercise notes) longer than this (in characters) are cut in every human-facing writer.
@@ -78,9 +79,11 @@ def replay_hint(seed: int) -> str:
 
 
 def isolation_text(result: GradeResult) -> str:
-    """"jail (how)" or "WEAK, not a grade of record (why)" for the report headers."""
-    level, reason = result.isolation["level"], one_line(clean(result.isolation["reason"]))
-    return f"jail ({reason})" if level == "jail" else f"WEAK, not a grade of record ({reason})"
+    """The isolation for a report header: the level, what it means, the layers that held and, below
+    ``jail``, why the others did not ("WEAK" in capitals: a reader should notice it)."""
+    level, layers = result.isolation["level"], ", ".join(result.isolation.get("layers", {})) or "none"
+    text = f"{'WEAK' if level == 'weak' else level}: {LEVEL_MEANINGS[level]} (layers that held: {layers})"
+    return text if level == "jail" else f"{text}; {one_line(clean(result.isolation['reason']))}"
 
 
 def ran(checks: list[CheckResult]) -> list[CheckResult]:

@@ -5,8 +5,17 @@ an ``exercises/`` folder: students may upload the files or their whole
 repository), grades them with the bundled grader, and writes
 /autograder/results/results.json. Whatever fails, it writes a valid
 results.json with score 0 and the reason, and exits 0.
+
+Gradescope's run is the grade, so the grading runs at whatever isolation the
+container allows (Docker refuses bubblewrap's namespaces: "contained" where
+the kernel has Landlock and seccomp, else "weak"); the student's view states
+the level, and this script's output (shown to instructors only) warns when it
+is below "contained". The grader writes its reports into a private folder;
+this script puts results.json in place only after the grading and every
+process it started have ended, so nothing the submission ran can replace it.
 """
 
+import hashlib
 import json
 import os
 import subprocess
@@ -36,7 +45,7 @@ def exercises_folder(submission: Path) -> Path:
 def failure(reason: str) -> None:
     from grader.writers.gradescope import failure_payload
 
-    RESULTS.write_text(json.dumps(failure_payload(reason), indent=2) + "\n", encoding="utf-8")
+    replace_results((json.dumps(failure_payload(reason), indent=2) + "\n").encode())
 
 
 def main() -> int:
@@ -44,15 +53,44 @@ def main() -> int:
     folder = exercises_folder(AUTOGRADER / "submission")
     with tempfile.TemporaryDirectory(prefix="gradescope-") as tmp:
         command = [sys.executable, "-m", "grader", "grade", str(folder), "--quiet", "--json", f"{tmp}/grade.json",
-                   "--gradescope", str(RESULTS)]
+                   "--gradescope", f"{tmp}/results.json"]
         try:
             done = subprocess.run(command, cwd=SOURCE, timeout=GRADE_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             failure(f"grading did not finish within {GRADE_TIMEOUT_S} s")
             return 0
-    if done.returncode != 0 or not RESULTS.is_file():
-        failure(f"the grader exited with status {done.returncode} (see the instructor's log)")
+        if done.returncode != 0 or not os.path.isfile(f"{tmp}/results.json"):
+            failure(f"the grader exited with status {done.returncode} (see the instructor's log)")
+            return 0
+        warn_about_isolation(json.loads(Path(f"{tmp}/grade.json").read_text(encoding="utf-8"))["isolation"])
+        install(Path(f"{tmp}/results.json"))
     return 0
+
+
+def warn_about_isolation(isolation: dict) -> None:
+    """Say the level in this script's output (instructors only), with a warning below "contained"."""
+    print(f"isolation: {isolation['level']} ({isolation['reason']})")
+    if isolation["level"] == "weak":
+        print("WARNING: the student's code ran at isolation level weak (no Landlock or seccomp layer held here): it "
+              "could read this container's world-readable files and use its network. See the instructor README, "
+              "section Gradescope.")
+
+
+def install(report: Path) -> None:
+    """Put the grader's results.json in place and print its SHA-256 for the instructor's log."""
+    data = report.read_bytes()
+    replace_results(data)
+    print(f"results.json sha256 {hashlib.sha256(data).hexdigest()}")
+
+
+def replace_results(data: bytes) -> None:
+    """Replace results.json atomically: a link or FIFO planted there is replaced, never written through."""
+    partial = RESULTS.with_name(f".results.json.{os.getpid()}.tmp")
+    partial.unlink(missing_ok=True)
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    os.replace(partial, RESULTS)
 
 
 if __name__ == "__main__":
