@@ -95,12 +95,19 @@ def test_files_only_as_granted(folders):
         script.write_text("#!/bin/sh\nexit 0\n")
         script.chmod(0o755)
         results["exec from rw"] = _errno_of(lambda: subprocess.run([str(script)], check=True))
+        cat = subprocess.run(["/bin/cat", str(out / "file.txt")], capture_output=True, text=True)
+        results["after execve"] = "EACCES" if "Permission denied" in cat.stderr else f"{cat.returncode} {cat.stderr}"
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0 if _errno_of(lambda: open(out / "file.txt").read()) == "EACCES" else 1)
+        results["after fork"] = "EACCES" if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0 else "read"
         return results
 
     assert in_child(attempt) == {
         "read outside": "EACCES", "list outside": "EACCES", "read ro": "ok", "write ro": "EACCES", "create in ro": "EACCES",
         "remove in ro": "EACCES", "write rw": "ok", "rename in rw": "ok", "truncate rw": "ok", "write /dev/null": "ok",
-        "read /dev/zero": "EACCES", "exec /bin/true": "ok", "exec from rw": "EACCES"}
+        "read /dev/zero": "EACCES", "exec /bin/true": "ok", "exec from rw": "EACCES",
+        "after execve": "EACCES", "after fork": "EACCES"}
 
 
 @needs_net

@@ -156,9 +156,11 @@ def test_threads_fork_and_exec_still_work_under_the_sandbox_policy():
         _pid, status = os.waitpid(pid, 0)
         true = subprocess.run(["/bin/true"]).returncode
         echo = subprocess.run(["/bin/sh", "-c", "echo $((6*7))"], capture_output=True, text=True).stdout.strip()
-        return seen, os.waitstatus_to_exitcode(status), true, echo
+        udp = "import socket\ntry: socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\nexcept OSError as e: print(e.errno)"
+        after_exec = subprocess.run([sys.executable, "-I", "-S", "-c", udp], capture_output=True, text=True).stdout.strip()
+        return seen, os.waitstatus_to_exitcode(status), true, echo, after_exec
 
-    assert in_child(attempt) == [["thread"], 7, 0, "42"]
+    assert in_child(attempt) == [["thread"], 7, 0, "42", str(errno.EPERM)]  # the filter survives execve
 
 
 def test_unknown_architecture_is_a_status_not_an_error(monkeypatch):
