@@ -61,6 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jail", choices=("auto", "off"), default="auto",
                         help="bubblewrap's namespaces for the student's code: auto (where they can be made), off (never; "
                              "for comparisons)")
+    parser.add_argument("--layers", choices=("on", "off"), default="on",
+                        help="the kernel's layers (Landlock and seccomp) for the student's code, with namespaces or "
+                             "without: on (where the kernel has them), off (never; for comparisons)")
     parser.add_argument("--min-isolation", choices=LEVELS, default="weak",
                         help="refuse to grade (exit 2) below this isolation level: jail (namespaces), contained "
                              "(Landlock and seccomp without namespaces) or weak (default: grade anyway; the report says the level)")
@@ -92,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric,
-              fail_fast=args.fail_fast, progress=progress, jail=args.jail, min_isolation=args.min_isolation, report=report,
+              fail_fast=args.fail_fast, progress=progress, jail=args.jail, kernel_layers=args.layers == "on",
+              min_isolation=args.min_isolation, report=report,
               timeout_scale=args.timeout_scale)
     except (FileNotFoundError, ValueError, RubricError, ReportPathError) as exc:
         return _usage_error(str(exc))

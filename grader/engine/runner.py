@@ -260,7 +260,7 @@ def check_submission_folder(submission: Path) -> Path:
 
 def grade(submission, *, seed: int | None = None, only: list[str] | None = None, gpu: str = "auto",
           rubric_path: Path = DEFAULT_RUBRIC, fail_fast: bool = False, progress=None, jail: str = "auto",
-          min_isolation: str = "weak",
+          min_isolation: str = "weak", kernel_layers: bool = True,
           report=None, timeout_scale: float = 1.0, check_time_limit_s: float | None = None) -> GradeResult:
     """Grade the five contract files in ``submission`` and return the result.
 
@@ -270,7 +270,8 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     ``fail_fast`` grading stops at the first check that does not pass and
     the checks after it are reported as skipped (a quick look, not a grade).
     ``jail`` is the sandbox's mode ("auto": bubblewrap's namespaces where
-    they can be made, "off"); ``min_isolation`` the weakest level accepted
+    they can be made, "off"), ``kernel_layers`` whether Landlock and seccomp
+    are applied too; ``min_isolation`` the weakest level accepted
     (see :mod:`grader.isolation`); the result says which layers held. ``report``, if given, is
     called with the result before the sandbox is cleaned up, so a cleanup
     that fails can never lose a report. ``timeout_scale`` multiplies every
@@ -302,7 +303,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     memory_mb = GPU_MEMORY_MB if use_gpu else CPU_MEMORY_MB
     phases = {}
     with Sandbox(submission, files=CONTRACT_FILES, probe_modules=PROBE_MODULES, memory_mb=memory_mb,
-                 jail=jail, min_isolation=min_isolation, gpu=use_gpu) as sandbox:
+                 jail=jail, min_isolation=min_isolation, kernel_layers=kernel_layers, gpu=use_gpu) as sandbox:
         phases["sandbox_start"] = round(sandbox.zygote_start_s, 3)
         ctx = Context(sandbox=sandbox, seed=seed, use_gpu=use_gpu, timeout_scale=timeout_scale)
         unavailable = {}

@@ -35,6 +35,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import platform
 import secrets
 import subprocess
 import sys
@@ -45,7 +46,7 @@ from pathlib import Path
 
 from grader.isolation import Isolation, check_level, meets
 from grader.registry import CONTRACT_FILES
-from grader.sandbox import channel, forkserver, identity
+from grader.sandbox import channel, forkserver, identity, landlock, seccomp
 from grader.sandbox import jail as jail_module
 from grader.sandbox.channel import ChannelError
 from grader.sandbox.child import INIT_SOURCE
@@ -57,6 +58,9 @@ from grader.text import clean_text
 
 START_TIMEOUT = 120.0  # seconds for the zygote to preload and report ready
 ANSWER_GRACE = 30.0  # seconds beyond a probe's timeout before the zygote counts as hung
+#: Without a jail's size-capped tmpfs, the most a probe may leave in its scratch folders and /dev/shm
+#: (the jail's own caps: 256 MB of scratch and 256 MB of /dev/shm).
+WRITE_QUOTA_MB = 512
 JAIL_MODES = ("auto", "off")
 
 #: The probes' whole environment; the zygote adds HOME and TMPDIR (the probe's scratch).
@@ -76,7 +80,9 @@ class Sandbox:
     """Runs probes against one submission; see the module docstring.
 
     ``jail`` is "auto" (bubblewrap's namespaces where they can be made) or
-    "off" (never, for comparisons and tests). ``min_isolation`` is the
+    "off" (never, for comparisons and tests); ``kernel_layers`` applies
+    Landlock and seccomp in the zygote (:mod:`grader.sandbox.layers`), with
+    namespaces or without. ``min_isolation`` is the
     weakest level (:data:`grader.isolation.LEVELS`) the caller accepts:
     :meth:`start` raises :class:`SandboxError` below it. :attr:`isolation`
     says which layers held (final once the zygote has started).
@@ -86,7 +92,7 @@ class Sandbox:
 
     def __init__(self, submission_dir, *, files=CONTRACT_FILES, preload=("torch", "numpy"),
                  probe_modules=(), memory_mb=4096, max_processes=128, file_size_mb=64,
-                 cpu_seconds=None, output_limit=2000, jail="auto", min_isolation="weak", gpu=False):
+                 cpu_seconds=None, output_limit=2000, jail="auto", min_isolation="weak", kernel_layers=True, gpu=False):
         if jail not in JAIL_MODES:
             raise ValueError(f"jail must be one of {JAIL_MODES}, not {jail!r}")
         self.min_isolation = check_level(min_isolation)
@@ -98,6 +104,7 @@ class Sandbox:
                              cpu_seconds=None if cpu_seconds is None else int(cpu_seconds),
                              output_limit=int(output_limit))
         self.gpu = bool(gpu)
+        self.kernel_layers = bool(kernel_layers)
         found = jail_module.availability() if jail == "auto" else Availability(False, "the jail was turned off (--jail off)")
         self.jailed = found.ok  # the zygote runs in bubblewrap's namespaces
         self._layers = {"namespaces": found.reason} if found.ok else {}
@@ -145,7 +152,7 @@ class Sandbox:
             self._missing["uid"] = why_not
         else:
             self._uid = identity.unused_uid()
-            self._layers["uid"] = f"probes run as uid {self._uid}, without capabilities"
+            self._layers["uid"] = "probes run under a uid of their own, without capabilities"
 
     def _why_no_private_uid(self) -> str:
         """'' if probes can run under a uid of their own here, else why not."""
@@ -195,7 +202,19 @@ class Sandbox:
         env = dict(PROBE_ENV, PATH=f"{bin_dir}:/usr/local/bin:/usr/bin:/bin")
         return ZygoteConfig(**paths, preload=list(self.preload), probe_modules=list(self.probe_modules),
                             limits=self.limits, env=env, uid=self._uid,
-                            gid=None if self._uid is None else identity.NOGROUP)
+                            gid=None if self._uid is None else identity.NOGROUP, kernel_layers=self.kernel_layers,
+                            **self._landlock_rules(paths), write_quota_mb=0 if self.jailed else WRITE_QUOTA_MB)
+
+    def _landlock_rules(self, paths: dict[str, str]) -> dict[str, list[str]]:
+        """What the processes that run student code may touch, as the zygote sees the paths: read and execute
+        the system, the interpreter, the staged probes and the submission; read /proc and the random devices;
+        write only the scratch folders, /dev/shm (DataLoader workers share tensors there) and /dev/null."""
+        system = [path for path in jail_module.SYSTEM_PATHS if os.path.exists(path)]
+        devices = jail_module.gpu_device_paths() if self.gpu else []
+        return {"read_exec": [*system, *jail_module.interpreter_paths(), paths["lib_dir"], paths["code_dir"]],
+                "read_only": [*jail_module.LOADER_FILES, "/proc", "/dev/urandom", "/dev/random",
+                              *(["/sys"] if self.gpu else [])],
+                "read_write": [paths["scratch_root"], paths["capture_dir"], "/dev/shm", "/dev/null", *devices]}
 
     def _argv(self, cfg: ZygoteConfig, req_r: int, resp_w: int) -> list[str]:
         zygote = [sys.executable, "-I", "-B", "-c", _BOOT, cfg.lib_dir, str(req_r), str(resp_w),
@@ -236,6 +255,8 @@ class Sandbox:
             self._zygote_host_pid = self._find_zygote()
             self.privileges_dropped = ready.dropped
             self.zygote_start_s = time.monotonic() - started
+            self._layers.update(ready.layers)
+            self._missing.update(ready.missing)
             self.isolation = Isolation.from_layers(self._layers, self._missing)
             if not meets(self.isolation.level, self.min_isolation):
                 self._stop_zygote()
@@ -372,12 +393,23 @@ def _is_forkserver(pid: int, zygote: int) -> bool:
 
 
 
-def expected_isolation(jail: str = "auto") -> Isolation:
+def expected_isolation(jail: str = "auto", kernel_layers: bool = True) -> Isolation:
     """The isolation a sandbox started here would get, decided without starting one (``batch`` checks it first).
 
     The uid layer is left out: whether probes get a uid of their own also
     depends on where the sandbox's folders are, and no level depends on it.
     """
     found = jail_module.availability() if jail == "auto" else Availability(False, "the jail was turned off (--jail off)")
-    layers = {"namespaces": found.reason} if found.ok else {}
-    return Isolation.from_layers(layers, {} if found.ok else {"namespaces": found.reason})
+    layers, missing = ({"namespaces": found.reason}, {}) if found.ok else ({}, {"namespaces": found.reason})
+    if not kernel_layers:
+        missing.update(landlock="the kernel's layers were turned off", seccomp="the kernel's layers were turned off")
+        return Isolation.from_layers(layers, missing)
+    if version := landlock.abi():
+        layers["landlock"] = f"ABI {version}"
+    else:
+        missing["landlock"] = "this kernel has no Landlock (or it is disabled)"
+    if platform.machine() in seccomp.SYSCALLS and sys.platform.startswith("linux"):
+        layers["seccomp"] = f"a filter for {platform.machine()}"
+    else:
+        missing["seccomp"] = f"no seccomp filter for {sys.platform} on {platform.machine()}"
+    return Isolation.from_layers(layers, missing)

@@ -52,8 +52,8 @@ TMPFS_SIZES = {SCRATCH_DIR: 256 << 20, "/tmp": 64 << 20, "/dev/shm": 256 << 20, 
 ZYGOTE_CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_KILL")
 
 _NAMESPACES = ("--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try")
-_SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-_LOADER_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d")
+SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+LOADER_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d")
 _GPU_DEVICES = ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset")
 
 
@@ -104,12 +104,12 @@ def availability() -> Availability:
 
 def _system_binds() -> list[str]:
     args: list[str] = []
-    for path in _SYSTEM_PATHS:
+    for path in SYSTEM_PATHS:
         if os.path.islink(path):
             args += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             args += ["--ro-bind", path, path]
-    for path in _LOADER_FILES:
+    for path in LOADER_FILES:
         args += ["--ro-bind-try", path, path]
     return args
 
@@ -119,7 +119,7 @@ def interpreter_paths() -> list[str]:
     wanted = [sys.base_prefix, sys.prefix, sys.base_exec_prefix, sys.exec_prefix,
               os.path.dirname(os.path.realpath(sys.executable)),
               *(p for p in sys.path if p.endswith(("site-packages", "dist-packages")))]
-    system = tuple(p + "/" for p in _SYSTEM_PATHS)
+    system = tuple(p + "/" for p in SYSTEM_PATHS)
     chosen: list[str] = []
     for path in sorted({os.path.abspath(p) for p in wanted if p and os.path.isdir(p)}, key=len):
         if not (path + "/").startswith(system) and not any((path + "/").startswith(c + "/") for c in chosen):
@@ -137,7 +137,7 @@ def command(lib_dir: Path, code_dir: Path, *, gpu: bool = False) -> list[str]:
     # that lives below one of them (a virtual environment in /tmp) is bound on top, not hidden.
     args = [shutil.which("bwrap") or "bwrap", *namespace_options(), "--proc", "/proc", "--dev", "/dev"]
     interpreter = interpreter_paths()
-    ancestors = _ancestors([*interpreter, LIB_DIR, *_LOADER_FILES])
+    ancestors = _ancestors([*interpreter, LIB_DIR, *LOADER_FILES])
     in_private = [folder for folder in ancestors if any(_below(folder, path) for path in TMPFS_SIZES)]
     for folder in (f for f in ancestors if f not in in_private):
         args += ["--perms", "0755", "--dir", folder]  # bwrap would make them 0700
@@ -167,10 +167,14 @@ def _ancestors(paths: list[str]) -> list[str]:
     return sorted(found, key=lambda p: (p.count("/"), p))
 
 
+def gpu_device_paths() -> list[str]:
+    """NVIDIA's device nodes on this machine (the pin_memory checks on a GPU runner need them)."""
+    return [*_GPU_DEVICES, *sorted(str(p) for p in Path("/dev").glob("nvidia[0-9]*")), "/dev/nvidia-caps"]
+
+
 def _gpu_binds() -> list[str]:
     """NVIDIA's device nodes and sysfs, for the pin_memory checks on a GPU runner."""
-    devices = sorted(str(p) for p in Path("/dev").glob("nvidia[0-9]*"))
     args: list[str] = []
-    for device in (*_GPU_DEVICES, *devices):
+    for device in gpu_device_paths()[:-1]:
         args += ["--dev-bind-try", device, device]
     return [*args, "--ro-bind-try", "/sys", "/sys", "--ro-bind-try", "/dev/nvidia-caps", "/dev/nvidia-caps"]

@@ -17,7 +17,8 @@ import tempfile
 
 from grader.sandbox.messages import ZygoteConfig
 
-PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_READ, PR_CAPBSET_DROP = 1, 4, 23, 24
+PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 36, 38
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -34,6 +35,14 @@ def clear_capabilities() -> None:
     if _libc.capset(header, data) != 0:
         err = ctypes.get_errno()
         raise OSError(err, f"capset: {os.strerror(err)}")
+
+
+def drop_bounding_set() -> None:
+    """Drop every capability from the bounding set (needs CAP_SETPCAP; those already gone are skipped)."""
+    cap = 0
+    while _libc.prctl(PR_CAPBSET_READ, ctypes.c_ulong(cap), 0, 0, 0) >= 0:
+        _libc.prctl(PR_CAPBSET_DROP, ctypes.c_ulong(cap), 0, 0, 0)
+        cap += 1
 
 
 def set_limit(which: int, soft: int, hard: int | None = None) -> None:
@@ -87,5 +96,8 @@ def become_probe_user(cfg: ZygoteConfig, home: str, cpu_limit: int) -> None:
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # a credential change clears it
         if os.getppid() != zygote:
             os._exit(1)
+    elif os.geteuid() == 0:
+        drop_bounding_set()  # root without a uid of its own keeps no capability: none survives an exec either
+        clear_capabilities()
     prctl(PR_SET_NO_NEW_PRIVS, 1)  # setuid programs cannot regain privileges
     prctl(PR_SET_DUMPABLE, 0)  # same-uid processes may not ptrace it or read its memory

@@ -63,6 +63,11 @@ class ZygoteConfig:
     env: dict[str, str]  # the probes' whole environment (HOME/TMPDIR set per probe)
     uid: int | None = None  # probe children switch to this uid/gid (None: no switch)
     gid: int | None = None
+    kernel_layers: bool = True  # apply Landlock and seccomp (grader.sandbox.layers)
+    read_exec: list[str] = field(default_factory=list)  # Landlock: read and execute below these paths
+    read_only: list[str] = field(default_factory=list)  # Landlock: read only
+    read_write: list[str] = field(default_factory=list)  # Landlock: read and write, never execute
+    write_quota_mb: int = 0  # most MB a probe may leave in the scratch folders and /dev/shm (0: no watch)
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,8 @@ class Ready:
     ok: bool
     dropped: bool = False  # probe children run under ``ZygoteConfig.uid``
     preload_s: float = 0.0
+    layers: dict[str, str] = field(default_factory=dict)  # the kernel's layers that held: {layer: what it applied}
+    missing: dict[str, str] = field(default_factory=dict)  # {layer: why it did not hold}
     error: str = ""
     traceback: str = ""
 

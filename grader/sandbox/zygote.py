@@ -32,7 +32,7 @@ import tempfile
 import time
 import traceback
 
-from grader.sandbox import channel, forkserver, lockdown
+from grader.sandbox import channel, forkserver, layers, lockdown, quota
 from grader.sandbox.channel import ChannelError
 from grader.sandbox.files import remove_tree
 from grader.sandbox.messages import Exit, Flag, ProbeResult, Ready, RunRequest, ZygoteConfig
@@ -41,6 +41,7 @@ from grader.sandbox.proctree import describe_wait_status, kill_descendants
 RESULT_FD = 3  # the child's result pipe is moved to this fd number
 MAX_REQUEST = 64 << 20
 FORKSERVER_CPU_S = 3600  # the shared forkserver lives for the whole grading; its workers die with each probe
+QUOTA_CHECK_S = 0.25  # how often the write quota is measured while a probe runs (without a jail's tmpfs)
 
 @dataclasses.dataclass
 class _State:
@@ -71,10 +72,11 @@ def _prepare(cfg: ZygoteConfig, req_fd: int, resp_fd: int) -> tuple[_State, Read
     lockdown.prctl(lockdown.PR_SET_CHILD_SUBREAPER, 1)
     # Children that share our uid (no uid switch) must not ptrace or read our memory.
     lockdown.prctl(lockdown.PR_SET_DUMPABLE, 0)
+    held, missing = layers.apply(cfg)  # before the first fork: every process that runs student code is inside
     shared = forkserver.SharedForkServer(os.path.join(cfg.scratch_root, "forkserver"))
     state = _State(cfg=cfg, req_fd=req_fd, resp_fd=resp_fd, run_probe=run_probe, forkserver=shared)
     _ensure_forkserver(state)
-    return state, Ready(ok=True, dropped=cfg.uid is not None, preload_s=preload_s)
+    return state, Ready(ok=True, dropped=cfg.uid is not None, preload_s=preload_s, layers=held, missing=missing)
 
 
 # --------------------------------------------------------------------------
@@ -130,6 +132,7 @@ class _Outcome:
     timed_out: bool = False
     overflow: bool = False
     grader_gone: bool = False
+    over_quota: str = ""  # what the probe wrote beyond its quota (killed for it)
     peak_rss_kb: int = 0
 
 
@@ -156,14 +159,20 @@ def _wait_child(state: _State, pid: int, result_r: int, deadline: float) -> _Out
     poller.register(pidfd, select.POLLIN)
     poller.register(result_r, select.POLLIN)
     poller.register(state.req_fd, 0)  # only POLLHUP/POLLERR: the grader went away
+    watch = _QuotaWatch(state.cfg) if state.cfg.write_quota_mb else None
     try:
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 outcome.timed_out = True
                 return outcome
+            if watch is not None:
+                outcome.over_quota = watch.exceeded()
+                if outcome.over_quota:
+                    return outcome
             exited = False
-            for fd, _events in poller.poll(max(1, int(remaining * 1000) + 1)):
+            wait = remaining if watch is None else min(remaining, QUOTA_CHECK_S)
+            for fd, _events in poller.poll(max(1, int(wait * 1000) + 1)):
                 if fd == result_r and _drain(result_r, buf, cap):
                     poller.unregister(result_r)
                 elif fd == pidfd:
@@ -184,6 +193,22 @@ def _wait_child(state: _State, pid: int, result_r: int, deadline: float) -> _Out
                 return outcome
     finally:
         os.close(pidfd)
+
+
+class _QuotaWatch:
+    """Measures what the running probe has written where no tmpfs caps it (see :mod:`grader.sandbox.quota`)."""
+
+    def __init__(self, cfg: ZygoteConfig):
+        self.cfg, self.since, self.limit = cfg, time.time(), cfg.write_quota_mb << 20
+
+    def exceeded(self) -> str:
+        """'' while the probe is within its quota, else what it did."""
+        used, entries = quota.written_bytes([self.cfg.scratch_root], shm_uid=self.cfg.uid, shm_since=self.since)
+        if entries > quota.MAX_ENTRIES:
+            return f"created more than {quota.MAX_ENTRIES:,} files and folders in its scratch folders"
+        if used > self.limit:
+            return f"wrote more than {self.cfg.write_quota_mb} MB to its scratch folders and /dev/shm"
+        return ""
 
 
 def _read_output(fd: int, limit: int) -> str:
@@ -219,6 +244,9 @@ def _interpret(cfg: ZygoteConfig, outcome: _Outcome, output: str, timeout: float
     """Turn what the child left behind into a ProbeResult (its frame may be forged)."""
     if outcome.timed_out:
         return ProbeResult("timeout", error=f"probe did not finish within {timeout:g} s and was killed")
+    if outcome.over_quota:
+        return ProbeResult("error", error_type="QuotaExceeded",
+                           error=f"QuotaExceeded: your code {outcome.over_quota} and was stopped")
     if outcome.overflow:
         return ProbeResult("error", error_type="ResultTooLarge",
                            error=f"ResultTooLarge: result exceeds {cfg.limits.result_cap} bytes")
@@ -291,6 +319,8 @@ def _run_one(state: _State, request: RunRequest) -> ProbeResult:
         remove_tree(scratch)
     except OSError as exc:
         print(f"zygote: could not remove {scratch}: {exc}", file=sys.stderr, flush=True)
+    if cfg.write_quota_mb and cfg.uid is not None:
+        quota.remove_shm_files(cfg.uid)  # the machine's /dev/shm: nothing of the probe's may stay
     result = _interpret(cfg, outcome, output, request.timeout)
     growth = max(0, outcome.peak_rss_kb - rss_at_start) / 1024 if outcome.peak_rss_kb and rss_at_start else 0.0
     return dataclasses.replace(result, output=output, duration_s=duration, rss_growth_mb=round(growth, 1))

@@ -84,13 +84,13 @@ def test_known_difference_no_new_privs_is_set(inside):
     assert inside["no_new_privs"] == "1"
 
 
-def test_grader_finds_only_weak_isolation(tmp_path):
-    """In the container, bwrap cannot make namespaces, so the grader's jail reports "weak"."""
+def test_grader_expects_contained_isolation(tmp_path):
+    """In the container, bwrap cannot make namespaces; Landlock and seccomp still can be had: "contained"."""
     (tmp_path / "submission").mkdir()
     (tmp_path / "results").mkdir()
-    code = "from grader.sandbox.jail import isolation; print(isolation().to_dict())"
+    code = "from grader.sandbox.host import expected_isolation; print(expected_isolation().to_dict())"
     proc = container.run_in_container([sys.executable, "-c", code], source=REPO, submission=tmp_path / "submission",
                                       results=tmp_path / "results",
                                       env=dict(container.CONTAINER_ENV, PYTHONPATH=f"{container.AUTOGRADER}/source"))
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "'level': 'weak'" in proc.stdout and "cannot make namespaces" in proc.stdout, proc.stdout
+    assert "'level': 'contained'" in proc.stdout and "cannot make namespaces" in proc.stdout, proc.stdout
