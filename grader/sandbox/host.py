@@ -58,8 +58,8 @@ from grader.text import clean_text
 
 START_TIMEOUT = 120.0  # seconds for the zygote to preload and report ready
 ANSWER_GRACE = 30.0  # seconds beyond a probe's timeout before the zygote counts as hung
-#: Without a jail's size-capped tmpfs, the most a probe may leave in its scratch folders and /dev/shm
-#: (the jail's own caps: 256 MB of scratch and 256 MB of /dev/shm).
+#: The most a probe may leave in its scratch folders and /dev/shm: the jail's own tmpfs caps (256 MB of
+#: scratch and 256 MB of /dev/shm), measured by the zygote where there is no jail (grader.sandbox.quota).
 WRITE_QUOTA_MB = 512
 JAIL_MODES = ("auto", "off")
 
@@ -203,7 +203,7 @@ class Sandbox:
         return ZygoteConfig(**paths, preload=list(self.preload), probe_modules=list(self.probe_modules),
                             limits=self.limits, env=env, uid=self._uid,
                             gid=None if self._uid is None else identity.NOGROUP, kernel_layers=self.kernel_layers,
-                            **self._landlock_rules(paths), write_quota_mb=0 if self.jailed else WRITE_QUOTA_MB)
+                            **self._landlock_rules(paths), write_quota_mb=WRITE_QUOTA_MB)
 
     def _landlock_rules(self, paths: dict[str, str]) -> dict[str, list[str]]:
         """What the processes that run student code may touch, as the zygote sees the paths: read and execute

@@ -67,7 +67,7 @@ class ZygoteConfig:
     read_exec: list[str] = field(default_factory=list)  # Landlock: read and execute below these paths
     read_only: list[str] = field(default_factory=list)  # Landlock: read only
     read_write: list[str] = field(default_factory=list)  # Landlock: read and write, never execute
-    write_quota_mb: int = 0  # most MB a probe may leave in the scratch folders and /dev/shm (0: no watch)
+    write_quota_mb: int = 0  # most MB a probe may leave in the scratch folders and /dev/shm (0: no watch at all)
 
 
 @dataclass(frozen=True)

@@ -200,10 +200,16 @@ class _QuotaWatch:
 
     def __init__(self, cfg: ZygoteConfig):
         self.cfg, self.since, self.limit = cfg, time.time(), cfg.write_quota_mb << 20
+        self.next_at = 0.0
 
     def exceeded(self) -> str:
-        """'' while the probe is within its quota, else what it did."""
+        """'' while the probe is within its quota, else what it did. Measures at most every
+        :data:`QUOTA_CHECK_S`, and never spends more than a tenth of the time measuring."""
+        now = time.monotonic()
+        if now < self.next_at:
+            return ""
         used, entries = quota.written_bytes([self.cfg.scratch_root], shm_uid=self.cfg.uid, shm_since=self.since)
+        self.next_at = time.monotonic() + max(QUOTA_CHECK_S, 10 * (time.monotonic() - now))
         if entries > quota.MAX_ENTRIES:
             return f"created more than {quota.MAX_ENTRIES:,} files and folders in its scratch folders"
         if used > self.limit:

@@ -71,10 +71,10 @@ def _searchable_dirs(paths: list[str]) -> list[str]:
     return [arg for folder in above for arg in ("--perms", "0755", "--dir", folder)]
 
 
-def bwrap_argv(*, source, submission, results, extra_ro_binds=()) -> list[str]:
+def bwrap_argv(*, source, submission, results, extra_ro_binds=(), extra_rw_binds=()) -> list[str]:
     """The bubblewrap command line, up to and including ``--``, that builds the container's world.
 
-    ``extra_ro_binds``: host paths, or (host, inside) pairs, bound read-only.
+    ``extra_ro_binds`` and ``extra_rw_binds``: host paths, or (host, inside) pairs, bound read-only or writable.
     """
     interpreter = interpreter_paths()
     args = [shutil.which("bwrap") or "bwrap", "--unshare-pid", "--die-with-parent", "--new-session",
@@ -88,9 +88,10 @@ def bwrap_argv(*, source, submission, results, extra_ro_binds=()) -> list[str]:
         args += ["--ro-bind", str(host), f"{SIM_DIR}/{name}"]
     args += ["--perms", "0755", "--dir", AUTOGRADER, "--ro-bind", str(source), f"{AUTOGRADER}/source",
              "--bind", str(submission), f"{AUTOGRADER}/submission", "--bind", str(results), f"{AUTOGRADER}/results"]
-    for bind in extra_ro_binds:
-        host, inside = (bind, bind) if isinstance(bind, (str, Path)) else bind
-        args += ["--ro-bind", str(host), str(inside)]
+    for option, binds in (("--ro-bind", extra_ro_binds), ("--bind", extra_rw_binds)):
+        for bind in binds:
+            host, inside = (bind, bind) if isinstance(bind, (str, Path)) else bind
+            args += [option, str(host), str(inside)]
     return [*args, "--chdir", AUTOGRADER, "--"]
 
 
@@ -101,15 +102,22 @@ def launcher_argv(policy: str | None = "docker") -> list[str]:
             shutil.which("setpriv") or "setpriv", "--"]
 
 
-def run_in_container(argv, *, source, submission, results, extra_ro_binds=(), env=None, timeout: float = 120,
-                     policy: str | None = "docker") -> subprocess.CompletedProcess:
+def container_argv(argv, *, source, submission, results, extra_ro_binds=(), extra_rw_binds=(),
+                   policy: str | None = "docker") -> list[str]:
+    """The whole command line that runs ``argv`` as root in the simulated container (see :func:`bwrap_argv`)."""
+    return [*bwrap_argv(source=source, submission=submission, results=results, extra_ro_binds=extra_ro_binds,
+                        extra_rw_binds=extra_rw_binds), *launcher_argv(policy), *argv]
+
+
+def run_in_container(argv, *, source, submission, results, extra_ro_binds=(), extra_rw_binds=(), env=None,
+                     timeout: float = 120, policy: str | None = "docker") -> subprocess.CompletedProcess:
     """Run ``argv`` as root in the simulated container; its exit status and output (text).
 
     ``env`` replaces :data:`CONTAINER_ENV` (as a Docker image's ENV would).  Raises
     subprocess.TimeoutExpired past ``timeout`` seconds (everything inside dies with bwrap).
     """
-    command = [*bwrap_argv(source=source, submission=submission, results=results, extra_ro_binds=extra_ro_binds),
-               *launcher_argv(policy), *argv]
+    command = container_argv(argv, source=source, submission=submission, results=results, extra_ro_binds=extra_ro_binds,
+                             extra_rw_binds=extra_rw_binds, policy=policy)
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout,
                           env=dict(CONTAINER_ENV if env is None else env), stdin=subprocess.DEVNULL)
 

@@ -65,8 +65,11 @@ from pathlib import Path
 
 import pytest
 
+from grader.engine.results import GradeResult
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES, EXERCISES
+from grader.tests import container
+from grader.writers import to_gradescope
 
 CORPUS = Path(__file__).with_name("corpus") / "hostile"
 SOLUTIONS = REPO / "solutions"
@@ -79,6 +82,9 @@ STATUSES = {"passed", "failed", "error", "timeout", "skipped"}
 REPORT_CAPS = {"json": 256 * 1024, "markdown": 64 * 1024}
 CLEANUP_GRACE_S = 10.0
 WATCH_AFTER_EXIT_S = 3.0
+#: Where an entry is graded: on this machine (the jail where it can be made) and in the simulated Gradescope
+#: container (grader/tests/container.py: no namespaces, so Landlock and seccomp make it "contained").
+PLACES = ("host", "container")
 HOSTILE_SUFFIX = ".hostile"  # stored as conftest.py.hostile etc., so this repository's pytest never loads them
 EXPECT_KEYS = {"description", "affects", "time_bound_s", "flags", "grade_all", "max_points", "min_points", "missing",
                "needs_jail", "decoy", "plant_reports", "listen_port", "exercises_link", "max_flags", "timeout_scale",
@@ -93,11 +99,21 @@ def _entries() -> list[str]:
     return sorted(p.name for p in CORPUS.iterdir() if (p / "expect.toml").is_file())
 
 
-def _load_entry(name: str) -> dict:
-    """expect.toml: description, affects, time_bound_s, flags, grade_all, max_points, min_points, missing."""
+def _load_entry(name: str, where: str = "host") -> dict:
+    """expect.toml for a grading ``where`` ("host" or "container"); see the module docstring for the keys.
+
+    A ``[container]`` table overrides keys for the simulated container, with a
+    ``why`` that says what the entry may still do there and why.
+    """
     expect = tomllib.loads((CORPUS / name / "expect.toml").read_text())
-    unknown = set(expect) - EXPECT_KEYS
+    unknown = set(expect) - EXPECT_KEYS - set(PLACES)
     assert not unknown, f"{name}/expect.toml: unknown keys {unknown}"
+    for place in PLACES:
+        override = expect.pop(place, {})
+        assert not override or override.get("why"), f"{name}/expect.toml: [{place}] must say why"
+        assert set(override) - {"why"} <= EXPECT_KEYS, f"{name}/expect.toml: [{place}] has unknown keys"
+        if place == where:
+            expect.update({key: value for key, value in override.items() if key != "why"})
     expect.setdefault("flags", [])
     expect.setdefault("max_points", {})
     expect.setdefault("min_points", {})
@@ -199,7 +215,7 @@ def _check_schema(report: dict, exercises: list[str]) -> None:
 
 
 def _grade(submission: Path, out: Path, sandbox_tmp: Path, only: list[str] | None, timeout: float,
-           timeout_scale: float = 1.0):
+           timeout_scale: float = 1.0, where: str = "host"):
     cmd = [sys.executable, "-m", "grader", "grade", str(submission), "--seed", "7",
            "--json", str(out / "result.json"), "--markdown", str(out / "summary.md"),
            "--gradescope", str(out / "results.json"), "--junit", str(out / "junit.xml"),
@@ -207,6 +223,14 @@ def _grade(submission: Path, out: Path, sandbox_tmp: Path, only: list[str] | Non
     if only:
         cmd += ["--only", ",".join(only)]
     env = dict(os.environ, TMPDIR=str(sandbox_tmp))
+    if where == "container":
+        # As root in the simulated Gradescope container; this repository (solutions/ included) is on its disk,
+        # world-readable, as the instructor's checkout is on a machine that grades without namespaces.
+        scratch = submission.parent
+        cmd = container.container_argv(cmd, source=REPO, submission=submission, results=out,
+                                       extra_ro_binds=[REPO], extra_rw_binds=[scratch, sandbox_tmp])
+        env = dict(container.CONTAINER_ENV, PYTHONPATH=str(REPO), TMPDIR=str(sandbox_tmp),
+                   **{key: os.environ[key] for key in ("GITHUB_TOKEN", "GRADER_TOKEN") if key in os.environ})
     started = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
@@ -253,6 +277,23 @@ def reports_after_exit():
         time.sleep(max(0.0, WATCH_AFTER_EXIT_S - (time.monotonic() - max(exited for *_, exited in watched))))
     changed = [f"{name}: {digest} -> {_digest(folder)}" for name, folder, digest, _ in watched if _digest(folder) != digest]
     assert not changed, f"files under a report folder changed after the grader exited: {changed}"
+
+
+def _expected_level(where: str) -> str:
+    """The isolation a grading here gets: the jail on this machine (where it can be made), contained in the container."""
+    from grader.sandbox.host import expected_isolation
+
+    return "contained" if where == "container" else expected_isolation().level
+
+
+def _container_reason() -> str:
+    """'' where the simulated container can run and gives "contained", else why not."""
+    from grader.sandbox.host import expected_isolation
+
+    if why := container.available():
+        return why
+    level = expected_isolation(jail="off")
+    return "" if level.level == "contained" else level.reason
 
 
 def _jail_reason() -> str:
@@ -317,12 +358,15 @@ def test_corpus_is_large_enough():
     assert sum(e["grade_all"] for e in entries) >= 8
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.timeout(_load_entry(name)["time_bound_s"] + 120)) for name in _entries()])
-def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch, reports_after_exit):
-    expect = _load_entry(name)
-    if expect.get("needs_jail") and _jail_reason():
+@pytest.mark.parametrize("name, where", [
+    pytest.param(name, where, marks=pytest.mark.timeout(_load_entry(name, where)["time_bound_s"] + 120))
+    for name in _entries() for where in PLACES])
+def test_hostile_submission(name, where, tmp_path, sandbox_tmp, monkeypatch, reports_after_exit):
+    expect = _load_entry(name, where)
+    if where == "host" and expect.get("needs_jail") and _jail_reason():
         pytest.skip(f"needs the bubblewrap jail: {_jail_reason()}")
+    if where == "container" and (why := _container_reason()):
+        pytest.skip(f"needs the simulated container at level contained: {why}")
     secrets_set = {"GITHUB_TOKEN": f"ghp_fake{secrets.token_hex(16)}",
                    "GRADER_TOKEN": f"grader-secret-{secrets.token_hex(16)}"}
     for key, value in secrets_set.items():
@@ -342,7 +386,7 @@ def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch, reports_af
 
     try:
         code, wall, stdout, stderr = _grade(submission, out, sandbox_tmp, only, expect["time_bound_s"] + 60,
-                                            expect.get("timeout_scale", 1.0))
+                                            expect.get("timeout_scale", 1.0), where=where)
         digest = _digest(out)
         exited = time.monotonic()
         left = _wait_no_processes(sandbox_tmp, tmp_path)
@@ -374,6 +418,9 @@ def test_hostile_submission(name, tmp_path, sandbox_tmp, monkeypatch, reports_af
     assert sizes["summary.md"] <= REPORT_CAPS["markdown"], sizes
     report = json.loads((out / "result.json").read_text())
     _check_schema(report, exercises)
+    assert report["isolation"]["level"] == _expected_level(where), report["isolation"]
+    gradescope = json.loads((out / "results.json").read_text())
+    assert gradescope == json.loads(to_gradescope(GradeResult.from_dict(report))), "results.json is not the grader's own"
     if expect.get("cut_note"):
         texts = [e["note"] for e in report["exercises"]] + [c["message"] for e in report["exercises"] for c in e["checks"]]
         assert any("characters cut by the grader" in t for t in texts), "no message says that a text was cut"

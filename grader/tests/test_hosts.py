@@ -8,12 +8,13 @@
   rules the runner applies in code (identity equal to its environment, whole
   points, ``score <= max-score``) and the convention that totals are sums.
 * Gradescope: ``python -m grader gradescope`` writes the zip; its
-  ``run_autograder`` runs in a simulated ``/autograder`` tree (a bubblewrap
-  sandbox: the zip at /autograder/source, the submission at
-  /autograder/submission, a writable /autograder/results; the container's
-  capabilities dropped, as Gradescope's containers have no room for a jail of
-  our own), and results.json is checked against the schema written from
-  Gradescope's specification.
+  ``run_autograder`` runs in the simulated Gradescope container
+  (grader/tests/container.py: root with Docker's default capabilities and
+  seccomp namespace rules, so no namespaces of our own; the zip at
+  /autograder/source, the submission at /autograder/submission, a writable
+  /autograder/results, the network open), and results.json is checked
+  against the schema written from Gradescope's specification, with the
+  isolation the container allows ("contained") stated to the student.
 
 ``setup.sh`` is not run (it installs with apt on Gradescope's Ubuntu image);
 the sandbox's Python is this virtual environment's. Each host gets the
@@ -23,6 +24,7 @@ a partly wrong or hostile submission. Slow: a grading each.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -35,7 +37,7 @@ import pytest
 
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
-from grader.sandbox import jail
+from grader.tests import container
 from grader.tools.bundles import classroom50_bundle, gradescope_zip
 from grader.tools.release import release
 
@@ -166,19 +168,21 @@ def gradescope_source(tmp_path_factory):
     return source
 
 
-def run_in_autograder(source: Path, submission: Path, results: Path, python: str = sys.executable) -> subprocess.CompletedProcess:
-    """``/autograder/run_autograder`` in a simulated /autograder, as root without capabilities."""
-    if not jail.availability().ok:
-        pytest.skip(f"simulating /autograder needs bubblewrap: {jail.availability().reason}")
-    args = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL"]
-    args += jail._system_binds() + ["--tmpfs", "/tmp"]
-    for path in jail.interpreter_paths():  # after /tmp's tmpfs, so a checkout under /tmp keeps its interpreter
-        args += ["--ro-bind", path, path]
-    args += ["--proc", "/proc", "--dev", "/dev", "--ro-bind", str(source), "/autograder/source",
-             "--ro-bind", str(submission), "/autograder/submission", "--bind", str(results), "/autograder/results",
-             "--chdir", "/autograder", "--setenv", "GRADER_PYTHON", python, "--setenv", "HOME", "/tmp",
-             "--", "/autograder/source/run_autograder"]
-    return subprocess.run(args, capture_output=True, text=True, timeout=540)
+def run_in_autograder(source: Path, submission: Path, results: Path, python: str | None = None) -> subprocess.CompletedProcess:
+    """``/autograder/run_autograder`` in the simulated Gradescope container (grader/tests/container.py: root with
+    Docker's capabilities and seccomp namespace rules, the network open), this virtual environment at
+    /autograder/venv where setup.sh would have made it."""
+    if why := container.available():
+        pytest.skip(f"simulating Gradescope's container: {why}")
+    binds, env = [], dict(container.CONTAINER_ENV)
+    if python is not None:
+        env["GRADER_PYTHON"] = python
+    elif sys.prefix != sys.base_prefix:
+        binds.append((sys.prefix, "/autograder/venv"))
+    else:
+        env["GRADER_PYTHON"] = sys.executable
+    return container.run_in_container(["/autograder/source/run_autograder"], source=source, submission=submission,
+                                      results=results, extra_ro_binds=binds, env=env, timeout=540)
 
 
 @pytest.mark.timeout(600)
@@ -194,7 +198,11 @@ def test_gradescope_run_autograder_in_a_simulated_container(gradescope_source, k
     assert data["output_format"] == "md", f"the fallback results.json was written: {data.get('output')}"
     assert data["stdout_visibility"] == "hidden"
     assert data["score"] == pytest.approx(sum(t["score"] for t in data["tests"]))
-    assert "WEAK" in data["extra_data"]["isolation"], "no jail fits in a container without capabilities"
+    assert data["extra_data"]["isolation_level"] == "contained", data["extra_data"]["isolation"]
+    assert set(data["extra_data"]["isolation_layers"]) == {"uid", "landlock", "seccomp"}, "no namespaces in Docker"
+    assert "Your code ran at isolation level **contained**" in data["output"]
+    assert "isolation: contained" in done.stdout and "WARNING" not in done.stdout
+    assert f"results.json sha256 {hashlib.sha256((results / 'results.json').read_bytes()).hexdigest()}" in done.stdout
     if kind == "solutions":
         assert data["score"] == 100 and all(t["status"] == "passed" for t in data["tests"])
         assert not any("pin_memory_on_gpu" in t["name"] for t in data["tests"]), "a check that cannot run here is left out"

@@ -8,7 +8,8 @@ report. It prints:
 
     wrong answers caught             X/Y   (each loses points in its own exercise, with a message)
     right answers accepted           A/B   (each scores full marks)
-    hostile submissions contained    C/D   (bounded time, right score, complete report, no leftovers, no secret)
+    hostile submissions contained    C/D   (bounded time, right score, complete report, no leftovers, no secret;
+                                           each entry in the jail and in the simulated Gradescope container)
     wrong answers the public tests catch, per exercise, and the ones left to the grader on purpose (and why)
 
 and every entry that did not hold, or that the report does not mention (not
@@ -32,6 +33,8 @@ from grader.paths import REPO
 from grader.registry import EXERCISES
 from grader.tools import corpus
 
+#: Where each hostile entry is graded (test_corpus_hostile.PLACES): this machine's jail, the simulated Gradescope container.
+HOSTILE_PLACES = ("host", "container")
 TEST_FILES = ("grader/tests/test_corpus_answers.py", "grader/tests/test_corpus_hostile.py", "grader/tests/test_public_catch.py")
 #: kind -> (test function that judges an entry of that kind, what holding means)
 JUDGES = {
@@ -54,7 +57,8 @@ class Outcome:
 
 def corpus_ids() -> dict[str, list[str]]:
     """The entries of each kind, from the corpus folders (never from test names)."""
-    hostile = sorted(p.name for p in (corpus.CORPUS / "hostile").iterdir() if (p / "expect.toml").is_file())
+    names = sorted(p.name for p in (corpus.CORPUS / "hostile").iterdir() if (p / "expect.toml").is_file())
+    hostile = [f"{name}-{where}" for name in names for where in HOSTILE_PLACES]
     wrong = [e.id for e in corpus.entries("wrong")]
     return {"wrong": wrong, "right": [e.id for e in corpus.entries("right")], "hostile": hostile, "public": wrong}
 
