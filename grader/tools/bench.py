@@ -10,7 +10,10 @@ JSON reports it prints, as medians over the repeats:
   zygote's ``import torch``), each exercise's preflight, and each check.
 
 With ``--memory`` it measures the peak memory of one whole grading of the
-solutions, every process together (for a host's memory setting).
+solutions, every process together (for a host's memory setting). With
+``--isolation`` it grades the solutions under each isolation setting
+(:data:`ISOLATION_SETTINGS`: the jail with and without the kernel's layers,
+contained, weak), alternating, and prints what the layers cost.
 
 Then it grades a class through ``python -m grader batch`` with each of
 ``--batch-jobs``: ``--class-size`` students made from the corpus (a third
@@ -34,16 +37,36 @@ from grader.paths import REPO
 from grader.tools import corpus
 
 FOLDERS = {"solutions": REPO / "solutions", "stubs": REPO / "exercises"}
+#: The isolation settings ``--isolation`` compares: name -> the grade options that make it.
+ISOLATION_SETTINGS = {"jail + layers": [], "jail, layers off": ["--layers", "off"], "contained": ["--jail", "off"],
+                      "weak": ["--jail", "off", "--layers", "off"]}
 
 
-def time_grading(folder: Path, seed: int) -> tuple[float, dict]:
-    """Seconds for one ``grade`` run of ``folder``, and its JSON report."""
+def time_grading(folder: Path, seed: int, options: list[str] = ()) -> tuple[float, dict]:
+    """Seconds for one ``grade`` run of ``folder`` (with ``options``), and its JSON report."""
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "result.json"
         start = time.perf_counter()
         subprocess.run([sys.executable, "-m", "grader", "grade", str(folder), "--quiet", "--seed", str(seed),
-                        "--json", str(report)], cwd=REPO, check=True, stdout=subprocess.DEVNULL)
+                        "--json", str(report), *options], cwd=REPO, check=True, stdout=subprocess.DEVNULL)
         return time.perf_counter() - start, json.loads(report.read_text())
+
+
+def compare_isolation(repeats: int, seed: int) -> None:
+    """Print the median wall time of grading the solutions under each of :data:`ISOLATION_SETTINGS`."""
+    walls: dict[str, list[float]] = {name: [] for name in ISOLATION_SETTINGS}
+    levels: dict[str, set[str]] = {name: set() for name in ISOLATION_SETTINGS}
+    for round_ in range(1, repeats + 1):
+        for name, options in ISOLATION_SETTINGS.items():
+            seconds, report = time_grading(FOLDERS["solutions"], seed, options)
+            walls[name].append(seconds)
+            levels[name].add(f"{report['isolation']['level']}, {report['score']:g}/{report['max_score']:g}")
+            print(f"  round {round_}: {name:<18} {seconds:6.1f} s", file=sys.stderr, flush=True)
+    base = statistics.median(walls["jail + layers"])
+    print(f"grading the solutions under each isolation, {repeats} alternating runs (median wall time):")
+    for name in ISOLATION_SETTINGS:
+        median = statistics.median(walls[name])
+        print(f"  {name:<18} {median:6.1f} s  ({median / base:4.2f}x)  {'; '.join(sorted(levels[name]))}")
 
 
 def phase_times(report: dict) -> dict[str, float]:
@@ -143,7 +166,8 @@ def time_batch(size: int, jobs: int, seed: int) -> float:
         return time.perf_counter() - start
 
 
-def measure(repeats: int, seed: int, class_size: int, batch_jobs: list[int], memory: bool = False) -> int:
+def measure(repeats: int, seed: int, class_size: int, batch_jobs: list[int], memory: bool = False,
+            isolation: bool = False) -> int:
     walls: dict[str, list[float]] = {name: [] for name in FOLDERS}
     scores: dict[str, set[str]] = {name: set() for name in FOLDERS}
     phases: dict[str, list[float]] = {}
@@ -169,6 +193,8 @@ def measure(repeats: int, seed: int, class_size: int, batch_jobs: list[int], mem
         else:
             small += median
     print(f"  {'all other checks together':<55} {small:6.2f}")
+    if isolation:
+        compare_isolation(repeats, seed)
     if memory:
         megabytes, how = peak_memory_mb(FOLDERS["solutions"], seed)
         print(f"peak memory of grading the solutions: {megabytes:,.0f} MB ({how})", flush=True)
@@ -201,10 +227,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--batch-jobs", type=_jobs_list, default=[2], metavar="N[,N]",
                        help="--jobs values to time the class with (default 2)")
     parser.add_argument("--memory", action="store_true", help="also measure the peak memory of a whole grading")
+    parser.add_argument("--isolation", action="store_true",
+                        help="also time the solutions in the jail with and without the kernel's layers, contained and weak")
 
 
 def run(args) -> int:
     if args.repeats < 1 or args.class_size < 0:
         print("python -m grader bench: error: --repeats must be at least 1 and --class-size at least 0", file=sys.stderr)
         return 2
-    return measure(args.repeats, args.seed, args.class_size, args.batch_jobs, args.memory)
+    return measure(args.repeats, args.seed, args.class_size, args.batch_jobs, args.memory, args.isolation)
