@@ -79,7 +79,7 @@ def window_problem(spec, tokens, block, stride, length, i, got):
 
 def check_windows_are_x_and_y_shifted_by_one(ctx):
     """Proves ds[i] is (x, y): the first and last block_size tokens of window [i*stride, i*stride + block_size + 1),
-    as int64, ids above 32767 intact."""
+    as int64, ids above 32767 intact, in uint16, uint32 and int32 files given as pathlib.Path."""
     rng = ctx.rng("windows")
     for dtype, high in (("uint16", 65536), ("uint32", 2**32), ("int32", 2**31)):
         spec = file_spec(ctx, f"windows-{dtype}", n=int(rng.integers(60, 300)), dtype=dtype, high=high)

@@ -6,6 +6,7 @@ import base64
 import os
 import pickle
 import warnings
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -32,9 +33,12 @@ def _window(item):
 
 
 def windows(file, cases):
-    """For each {block, stride, indices}: len(ds), and ds[i] for each index (or the exception it raised)."""
+    """For each {block, stride, indices}: len(ds), and ds[i] for each index (or the exception it raised).
+
+    The path is handed over as a ``pathlib.Path`` (the docstring allows str or os.PathLike).
+    """
     module = load_submission("tokens")
-    path = write_tokens("tokens.bin", **file)
+    path = Path(write_tokens("tokens.bin", **file))
     out = []
     for case in cases:
         ds = module.TokenWindows(path, case["block"], stride=case["stride"], dtype=np.dtype(file["dtype"]))
