@@ -40,7 +40,7 @@ def render(entries: list[contract.Entry]) -> str:
              f"{len(entries) - len(promises)} sentences explain and promise nothing."]
     for exercise in registry.EXERCISES:
         mine = [e for e in promises if e.exercise == exercise]
-        lines += ["", f"**{exercise}** ({', '.join(registry.exercise(exercise).entry_points)})", "",
+        lines += ["", f"**{exercise}** ({_names(registry.exercise(exercise).entry_points)})", "",
                   "| id | the docstring says | hidden checks | public tests |", "| --- | --- | --- | --- |"]
         lines += [f"| `{e.id}` | {_cell(e.quote)} | {_names(e.checks)} | {_names(e.tests)} |" for e in mine]
         explained = [e for e in entries if e.kind == "explained" and e.exercise == exercise]
