@@ -31,9 +31,13 @@ def seed_worker(worker_id):
     - NumPy's legacy global RNG is seeded with it (``numpy.random.seed``);
     - Python's ``random`` module is seeded with it (``random.seed``);
     - if this worker's copy of the dataset (``get_worker_info().dataset``)
-      has an attribute ``rng``, that attribute is replaced by
-      ``numpy.random.default_rng(seed)``. A dataset without ``rng`` is left
-      as it is.
+      has an attribute ``rng``, whatever its value (``None`` included), that
+      attribute is replaced by ``numpy.random.default_rng(seed)``. A dataset
+      without ``rng`` is left as it is.
+
+    Seeding torch too (``torch.manual_seed(seed)``) is allowed and not
+    required: PyTorch has seeded it in the worker already, and either way
+    the seed above stays the same.
 
     Called outside a DataLoader worker (``get_worker_info()`` is None), it
     seeds NumPy and ``random`` the same way and touches no dataset.

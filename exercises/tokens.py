@@ -47,6 +47,10 @@ class TokenWindows(Dataset):
 
     Indexing works like a sequence's: ``-len(ds) <= i < len(ds)`` is valid,
     negative i counts from the end; any other int raises ``IndexError``.
+    Indices are Python ints (``int``, not ``bool``), as the DataLoader's
+    samplers give them; what other index types do (NumPy integers, 0-d
+    tensors, bools, floats) is outside this contract: they may work or
+    raise.
 
     ``ds.__getitems__(indices)`` reads a whole batch: see its docstring.
 
@@ -77,13 +81,16 @@ class TokenWindows(Dataset):
         """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
 
         The DataLoader calls this instead of one ``ds[i]`` per index when it
-        exists (automatic batching). ``indices`` is a list of ints, each
-        valid for ``ds[i]``; an invalid one raises ``IndexError`` as
-        ``ds[i]`` would. Returns a list of ``(x, y)`` pairs equal to the
-        per-item reads, so ``default_collate`` builds the same batch; no
-        indices give ``[]``, even for an empty file. The
-        tokens of all the windows are taken from the memmap with one gather
-        (one fancy-indexing read of a ``(len(indices), block_size + 1)``
-        block), not one read per window, and widened to int64 once.
+        exists (automatic batching). ``indices`` is a list of Python ints,
+        each valid for ``ds[i]``; an invalid one raises ``IndexError`` as
+        ``ds[i]`` would. Other containers (a NumPy array, a tensor, a tuple)
+        are outside this contract: they may work or raise. Returns a list of
+        ``(x, y)`` pairs equal to the per-item reads, so ``default_collate``
+        builds the same batch; no indices give ``[]``, even for an empty
+        file. The tokens of all the windows are taken from the memmap with
+        one gather (one fancy-indexing read of a
+        ``(len(indices), block_size + 1)`` block), not one read per window.
+        Widening that block to int64 in one step, rather than window by
+        window, is the cheap way.
         """
         raise NotImplementedError('tokens: TokenWindows.__getitems__ is not implemented yet. Read its docstring, then LAB.md, "LM pretraining data" and "Experiment (d): throughput".')

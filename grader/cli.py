@@ -31,6 +31,7 @@ COMMANDS = {
     "merge": "grader.tools.merge",
     "bench": "grader.tools.bench",
     "scoreboard": "grader.tools.scoreboard",
+    "contract": "grader.tools.contract_readme",
 }
 
 

@@ -40,7 +40,8 @@ class BucketBatchSampler(Sampler):
        generator;
     2. cuts it, in order, into pools of ``pool_batches * batch_size`` indices
        (the final pool may be smaller);
-    3. sorts each pool by length (ties in any order);
+    3. sorts each pool by length, shortest or longest first (either is
+       correct; ties in any order);
     4. slices each sorted pool, in order, into batches of ``batch_size``; only
        the final pool can leave a short batch;
     5. shuffles the order of all batches with the generator;
@@ -53,11 +54,20 @@ class BucketBatchSampler(Sampler):
 
     Randomness: with a generator, all randomness comes from it and from no
     other source (torch's, NumPy's and Python's global RNGs are neither used
-    nor advanced); its state advances, so successive epochs differ, and a
-    generator re-seeded with the same seed replays the same sequence of
-    epochs. With ``generator=None``, each epoch draws a fresh seed from
-    torch's global RNG, as ``RandomSampler`` does, and uses a new generator
-    seeded with it.
+    nor advanced); its state advances, so each epoch draws a new permutation
+    and a new batch order, and a generator re-seeded with the same seed
+    replays the same sequence of epochs. What a new permutation changes
+    depends on the data: across several pools it changes which indices share
+    a batch, while one pool over the whole dataset gives the same
+    length-sorted slices every epoch, in a new order. With
+    ``generator=None``, all randomness comes from torch's global RNG and
+    none from NumPy's or Python's: draw from it directly (``torch`` functions
+    called without a generator) or, as ``RandomSampler`` does, draw a fresh
+    seed from it each epoch for a new generator; either is correct. After
+    ``torch.manual_seed(s)`` the next epoch is then a function of s, and the
+    one after it draws new randomness. An epoch's randomness may be drawn
+    when ``iter()`` is called or at the first ``next()`` (where a generator
+    function's body starts): either is correct.
 
     ``pool_batches=1`` sorts within single batches, which is random batching
     in a different order; a pool larger than the dataset sorts everything,

@@ -19,17 +19,23 @@ def pad_collate(batch, pad_id=0):
     """Right-pad a batch of 1-D integer sequences into a dict of (B, T) tensors.
 
     Args:
-        batch: a non-empty list of B one-dimensional integer tensors (any
-            integer dtype: int64, int32, uint8, ...). Their lengths may differ
-            and a sequence may be empty (length 0).
+        batch: a non-empty list of B one-dimensional integer tensors, all of
+            one integer dtype (int64, int32, int16, int8, uint8, ...). Their
+            lengths may differ and a sequence may be empty (length 0). A batch
+            that mixes dtypes is outside this contract: it may work or raise.
         pad_id: the int written into ``input_ids`` after the end of each
-            sequence. Default 0.
+            sequence. Default 0. It is written as given, also when the dtype
+            of ``batch`` cannot hold it (``pad_id=-1`` or ``300`` with uint8
+            sequences, ``200`` with int8): ``input_ids`` is int64.
 
     Returns:
         A dict with exactly the keys ``"input_ids"``, ``"attention_mask"`` and
         ``"labels"``. Each value is an int64 (``torch.long``) tensor of shape
         (B, T), where T is the longest length in the batch (T is 0 when every
-        sequence is empty). For each row i, with n = len(batch[i]):
+        sequence is empty). All three are int64 whatever the dtype of
+        ``batch``, also when no row needs padding (every sequence of one
+        length, where ``torch.stack`` would keep the input's dtype). For each
+        row i, with n = len(batch[i]):
 
         - ``input_ids[i, :n]`` equals ``batch[i]`` and ``input_ids[i, n:]``
           is ``pad_id`` (right padding, never left padding);
@@ -39,7 +45,9 @@ def pad_collate(batch, pad_id=0):
           token that happens to equal ``pad_id`` keeps its label.
 
     The tensors in ``batch`` are not modified, and the returned tensors share
-    no memory with them. The function is defined at module level so that
+    no memory with them. The list itself may be reordered (sorting it by
+    length is fine): row i is always the tensor that was ``batch[i]`` when
+    the call began. The function is defined at module level so that
     DataLoader workers started with spawn or forkserver can pickle it.
     """
     ### BEGIN SOLUTION

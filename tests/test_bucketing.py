@@ -42,12 +42,14 @@ def test_drop_last_drops_only_the_short_batch(lab):
     assert len({i for b in epoch for i in b}) == 9
 
 
-def test_a_pool_larger_than_the_data_gives_sorted_slices(lab):
+@pytest.mark.parametrize("container", [list, tuple, np.array, torch.tensor], ids=["list", "tuple", "numpy", "tensor"])
+def test_a_pool_larger_than_the_data_gives_sorted_slices(lab, container):
+    """Sorted shortest first or longest first (either is allowed): 40 lengths in batches of 8 give the same slices."""
     lengths = list(range(40))
     random.Random(1).shuffle(lengths)  # distinct lengths, shuffled positions
-    epoch = list(sampler(lab, lengths, 8, pool_batches=100))
+    epoch = list(sampler(lab, container(lengths), 8, pool_batches=100))
     slices = sorted(sorted(lengths[i] for i in b) for b in epoch)
-    assert slices == [list(range(k, k + 8)) for k in range(0, 40, 8)]
+    assert slices == [list(range(k, k + 8)) for k in range(0, 40, 8)], f"with lengths as a {type(container(lengths)).__name__}"
 
 
 def test_batch_order_is_shuffled(lab):
@@ -86,12 +88,17 @@ def test_global_rngs_untouched_with_a_generator(lab):
 
 
 def test_without_a_generator_epochs_follow_torchs_global_seed(lab):
+    """Drawn from torch's global RNG, directly or through a generator seeded from it: either way, never NumPy's or random's."""
     s = lab.bucketing.BucketBatchSampler(list(range(50)), 5)
     torch.manual_seed(3)
     first = list(s)
     torch.manual_seed(3)
-    assert list(s) == first
-    assert list(s) != first
+    assert list(s) == first, "after the same torch.manual_seed, the same epoch"
+    assert list(s) != first, "the next epoch draws new randomness"
+    torch.manual_seed(3)
+    np.random.seed(4)
+    random.seed(4)
+    assert list(s) == first, "reseeding NumPy or random must not change the epoch: only torch's global RNG is used"
 
 
 def test_bucketing_cuts_padding(lab):

@@ -42,19 +42,39 @@ def test_empty_sequences(lab):
     assert all_empty["input_ids"].shape == (3, 0) and all_empty["labels"].dtype == torch.int64
 
 
-@pytest.mark.parametrize("dtype", [torch.int32, torch.uint8, torch.int16])
-def test_any_integer_dtype_comes_out_int64(lab, dtype):
-    out = lab.collate.pad_collate([torch.tensor([200, 3], dtype=dtype), torch.tensor([1], dtype=dtype)])
+@pytest.mark.parametrize("dtype, big", [(torch.int32, 200), (torch.uint8, 200), (torch.int16, 200), (torch.int8, 100)])
+def test_any_integer_dtype_comes_out_int64(lab, dtype, big):
+    """One dtype per batch, any integer dtype (a batch that mixes dtypes is outside the contract)."""
+    out = lab.collate.pad_collate([torch.tensor([big, 3], dtype=dtype), torch.tensor([1], dtype=dtype)])
     assert out["input_ids"].dtype == torch.int64
-    assert out["input_ids"].tolist() == [[200, 3], [1, 0]]
+    assert out["input_ids"].tolist() == [[big, 3], [1, 0]]
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.uint8])
+def test_same_length_batches_come_out_int64_too(lab, dtype):
+    """No row needs padding here, and torch.stack would keep the input's dtype: the tables are still int64."""
+    out = lab.collate.pad_collate([torch.tensor([5, 6], dtype=dtype), torch.tensor([7, 8], dtype=dtype)])
+    for key, value in out.items():
+        assert value.dtype == torch.int64, f"{key} of a same-length {dtype} batch should be int64, got {value.dtype}"
+    assert out["input_ids"].tolist() == [[5, 6], [7, 8]] and out["attention_mask"].tolist() == [[1, 1], [1, 1]]
+
+
+@pytest.mark.parametrize("dtype, pad_id", [(torch.uint8, 300), (torch.uint8, -1), (torch.int8, 200)])
+def test_pad_id_need_not_fit_the_input_dtype(lab, dtype, pad_id):
+    out = lab.collate.pad_collate([torch.tensor([1, 2], dtype=dtype), torch.tensor([3], dtype=dtype)], pad_id=pad_id)
+    got = out["input_ids"].tolist()
+    assert got == [[1, 2], [3, pad_id]], (f"pad_id={pad_id} with {dtype} sequences: expected input_ids [[1, 2], [3, {pad_id}]], "
+                                          f"got {got}; input_ids is int64, so pad there, not in the input's dtype")
 
 
 def test_inputs_are_not_modified_and_not_shared(lab):
+    """The tensors are compared as objects: the list itself may be reordered, its tensors may not be changed."""
     batch = [torch.tensor([1, 2, 3]), torch.tensor([4])]
-    copies = [t.clone() for t in batch]
+    tensors = list(batch)
+    copies = [t.clone() for t in tensors]
     out = lab.collate.pad_collate(batch)
     out["input_ids"].fill_(-1)
-    assert all(torch.equal(a, b) for a, b in zip(batch, copies)), "pad_collate must not change its inputs"
+    assert all(torch.equal(a, b) for a, b in zip(tensors, copies)), "pad_collate must not change its input tensors (nor share memory with them)"
 
 
 def test_works_as_collate_fn_in_process(lab):

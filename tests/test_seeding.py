@@ -126,3 +126,29 @@ def test_a_dataset_without_rng_gets_none(lab):
     with batches(loader) as it:
         flags = [flag for batch in it for flag in batch.tolist()]
     assert flags == [False, False], "seed_worker added an rng attribute to a dataset that had none; leave such a dataset as it is"
+
+
+class NoneRng(Dataset):
+    """A dataset whose rng attribute exists and is None: each item reports the type seed_worker left there, and a draw."""
+
+    def __init__(self):
+        self.rng = None
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return {"initial_seed": torch.initial_seed(), "type": type(self.rng).__name__,
+                "rng": float(self.rng.random()) if self.rng is not None else -1.0}
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(60)
+def test_a_dataset_whose_rng_is_none_gets_one(lab):
+    """The dataset has the attribute rng (its value is None), so seed_worker replaces it like any other value."""
+    fails_here_if_not_done(lambda: seed_worker_here(lab))
+    loader = worker_loader(NoneRng(), start_methods()[0], num_workers=1, batch_size=None, worker_init_fn=lab.seeding.seed_worker)
+    with batches(loader) as it:
+        first = next(it)
+    assert first["type"] == "Generator", f"dataset.rng was None and is still {first['type']} after seed_worker: replace it, whatever its value"
+    assert first["rng"] == first_draws(first["initial_seed"] % 2**32)["rng"], "dataset.rng = numpy.random.default_rng(seed)"

@@ -20,9 +20,9 @@ def uniform_lengths(rng, n=2000):
     return [int(x) for x in rng.integers(4, 65, size=n)]
 
 
-def run(ctx, lengths, batch_size, pool_batches=50, drop_last=False, seed=0, count=2, replay=True):
+def run(ctx, lengths, batch_size, pool_batches=50, drop_last=False, seed=0, count=2, replay=True, lengths_as="list"):
     return ctx.probe("bucketing:epochs", lengths=lengths, batch_size=batch_size, pool_batches=pool_batches,
-                     drop_last=drop_last, seed=seed, count=count, replay=replay)
+                     drop_last=drop_last, seed=seed, count=count, replay=replay, lengths_as=lengths_as)
 
 
 def call_text(n, batch_size, pool_batches, drop_last):
@@ -85,19 +85,21 @@ def check_epoch_partitions_the_indices(ctx):
 
 
 def check_huge_pool_gives_sorted_slices(ctx):
-    """Proves that with a pool larger than the dataset every batch is a contiguous slice of the length-sorted dataset.
+    """Proves that with a pool larger than the dataset every batch is a contiguous slice of the length-sorted dataset,
+    with lengths given as a list, tuple, NumPy array or tensor.
 
-    Either direction counts as sorted: the docstring says "by length", and
-    shortest-first and longest-first pad alike.
+    Either direction counts as sorted: the docstring allows shortest-first
+    and longest-first, which pad alike.
     """
     rng = ctx.rng("huge_pool")
     lengths = [int(x) for x in rng.permutation(97)]  # distinct lengths: the slices are unique
-    (epoch,) = run(ctx, lengths, 8, pool_batches=1000, count=1, replay=False)["epochs"]
-    got = sorted(sorted(lengths[i] for i in b) for b in batches_of(epoch))
     ascending = [list(range(k, min(k + 8, 97))) for k in range(0, 97, 8)]
     descending = sorted(sorted(range(max(0, k - 7), k + 1)) for k in range(96, -1, -8))
-    expect(got in (ascending, descending), f"with pool_batches=1000 on 97 distinct lengths, batch_size 8: expected the batches' "
-           f"lengths to be {show(ascending)} in some order, got {show(got)}")
+    for lengths_as in ("list", "tuple", "numpy", "tensor"):
+        (epoch,) = run(ctx, lengths, 8, pool_batches=1000, count=1, replay=False, lengths_as=lengths_as)["epochs"]
+        got = sorted(sorted(lengths[i] for i in b) for b in batches_of(epoch))
+        expect(got in (ascending, descending), f"with pool_batches=1000 on 97 distinct lengths (as a {lengths_as}), batch_size 8: "
+               f"expected the batches' lengths to be {show(ascending)} in some order, got {show(got)}")
 
 
 def check_pools_cut_padding_and_one_batch_pools_do_not(ctx):

@@ -40,7 +40,7 @@ def expected(case):
 
 def call_text(case):
     dtype = case.get("dtype", "int64")
-    tensors = ", ".join(f"tensor({s}{'' if dtype == 'int64' else ', dtype=' + dtype})" for s in case["seqs"])
+    tensors = ", ".join(f"tensor({s}{'' if dtype == 'int64' else ', dtype=torch.' + dtype})" for s in case["seqs"])
     pad = f", pad_id={case['pad_id']}" if "pad_id" in case else ""
     return f"pad_collate([{tensors}]{pad})"
 
@@ -122,18 +122,92 @@ def check_labels_are_ids_with_minus_100_at_padding(ctx):
 
 
 def check_edge_cases_and_integer_dtypes(ctx):
-    """Proves empty sequences, an all-empty batch, a batch of one and int32/int16/uint8 inputs all give the documented int64 tables."""
+    """Proves empty sequences, an all-empty batch, a batch of one and int32/int16/int8/uint8 inputs (one dtype per batch)
+    all give the documented int64 tables."""
     rng = ctx.rng("edge_cases")
     dtyped = [
-        {"seqs": [rng.integers(0, 255, size=n).tolist() for n in (3, 0, 2)], "dtype": dtype, "pad_id": 0}
-        for dtype in ("int32", "int16", "uint8")
+        {"seqs": [rng.integers(0, 128 if dtype == "int8" else 255, size=n).tolist() for n in (3, 0, 2)], "dtype": dtype, "pad_id": 0}
+        for dtype in ("int32", "int16", "int8", "uint8")
     ]
     cases = EDGE_CASES + dtyped
     expect(not (p := first_problem(cases, run(ctx, cases), all_values_problem)), p)
 
 
+def same_length_cases(rng):
+    """Batches where no row needs padding (every sequence of one length), in every integer dtype, smallest first."""
+    cases = [{"seqs": [[], []], "dtype": "uint8"}]
+    for dtype in ("int32", "uint8", "int16", "int8", "int64"):
+        length, rows = int(rng.integers(1, 6)), int(rng.integers(1, 4))
+        cases.append({"seqs": [rng.integers(0, 100, size=length).tolist() for _ in range(rows)], "dtype": dtype})
+    return cases
+
+
+def dtype_problem(case, got):
+    """Whether the three tables are int64 tensors; nothing else is judged."""
+    if got["type"] != "dict":
+        return f"  expected a dict, got {got['type']}"
+    for key in ("input_ids", "attention_mask", "labels"):
+        entry = got["keys"].get(key)
+        if entry is None or "dtype" not in entry:
+            return f"  expected {key} to be a tensor, got {entry['type'] if entry else 'no such key'}"
+        if entry["dtype"] != "int64":
+            return (f"  expected {key} to be int64 (torch.long), got {entry['dtype']}: every batch comes out int64, also one "
+                    "where no row needs padding (torch.stack keeps the input's dtype; widen with .long())")
+    return None
+
+
+def check_int64_also_when_no_row_needs_padding(ctx):
+    """Proves the three tables are int64 whatever the input dtype, also for a batch whose sequences all have one length
+    (nothing to pad), where stacking the inputs would keep their dtype.
+
+    Judges the dtypes only: the values of such batches are
+    check_edge_cases_and_integer_dtypes's promise.
+    """
+    cases = same_length_cases(ctx.rng("no_padding"))
+    expect(not (p := first_problem(cases, run(ctx, cases), dtype_problem)), p)
+
+
+def pad_id_cases(rng):
+    """Ragged batches whose pad_id the input dtype cannot hold (the docstring's examples first)."""
+    pads = [("uint8", 300), ("uint8", -1), ("int8", 200), ("int8", -129), ("int16", 40000), ("int32", 2**40)]
+    return [{"seqs": [rng.integers(0, 100, size=n).tolist() for n in (3, 1, 0)], "dtype": dtype, "pad_id": pad}
+            for dtype, pad in pads]
+
+
+def input_ids_values_problem(case, got):
+    """Whether input_ids holds the documented values, compared as ints whatever its dtype."""
+    entry = got["keys"].get("input_ids", {}) if got["type"] == "dict" else {}
+    if "values" not in entry:
+        return f"  expected a dict whose input_ids is a tensor, got {got['type']}"
+    want, have = expected(case)["input_ids"], entry["values"]
+    if want != have:
+        return (f"  expected input_ids {show(want)}\n  got      input_ids {show(have)}\n  pad_id={case['pad_id']} does not fit "
+                f"{case['dtype']}, but input_ids is int64: write pad_id into an int64 table, not into the input's dtype")
+    return None
+
+
+def check_pad_id_outside_the_input_dtype(ctx):
+    """Proves pad_id is written into input_ids as given also when the input dtype cannot hold it (300 or -1 with uint8
+    sequences, 200 with int8, ...).
+
+    Judges input_ids's values only, as ints: their dtype is
+    check_returns_dict_of_int64_b_by_t's promise.
+    """
+    cases = pad_id_cases(ctx.rng("pad_id_range"))
+    problem = first_problem(cases, run(ctx, cases), input_ids_values_problem)
+    if problem and "\n" not in problem:  # the call raised: say what the docstring allows
+        problem += ("\n  pad_id need not fit the input's dtype: input_ids is int64, so build the padded table in int64 "
+                    "(torch.full(..., pad_id, dtype=torch.long)) and copy the rows in")
+    expect(not problem, problem)
+
+
 def check_inputs_are_not_modified(ctx):
-    """Proves pad_collate leaves its input tensors unchanged and returns tensors that share no memory with them."""
+    """Proves pad_collate leaves its input tensors unchanged and returns tensors that share no memory with them.
+
+    The tensors are compared as objects: reordering the list itself is
+    allowed (the rows must still follow the order as passed, which the value
+    checks judge).
+    """
     cases = random_cases(ctx.rng("inputs"), 10) + [{"seqs": [[1, 2, 3], [4, 5, 6]]}]
 
     def judge(case, got):

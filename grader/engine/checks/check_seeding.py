@@ -64,6 +64,26 @@ def check_worker_rngs_seeded_in_real_workers(ctx):
                    "(dataset.rng = np.random.default_rng(seed) on get_worker_info().dataset)")
 
 
+def check_rng_none_is_replaced_too(ctx):
+    """Proves that in real fork workers seed_worker replaces a dataset's rng attribute whose value is None, as any
+    other value: it becomes np.random.default_rng(torch.initial_seed() % 2**32).
+
+    Judges the dataset's rng only: NumPy's and random's seeding is
+    check_worker_rngs_seeded_in_real_workers's promise.
+    """
+    loader_seed = int(ctx.rng("rng_none").integers(0, 2**31))
+    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=loader_seed, rng_none=True,
+                        case=f"in 2 fork workers over a dataset whose rng is None, generator seed {loader_seed}")
+    expect(rows, "the loader yielded nothing")
+    for initial_seed, row in firsts_by_worker(rows).items():
+        want = first_draws(initial_seed % 2**32)["rng"]
+        where = f"in a fork worker with torch.initial_seed() = {initial_seed}, over a dataset created with rng = None"
+        expect(row["rng_type"] == "Generator", f"{where}, dataset.rng is still {row['rng_type']} after seed_worker: the dataset "
+               "has the attribute, whatever its value, so replace it (hasattr, not a test for None)")
+        expect(row["rng"] == want, f"{where}, the first dataset.rng.random() was {row['rng']}, expected {want} "
+               "(np.random.default_rng(seed))")
+
+
 def check_reruns_repeat_and_epochs_differ(ctx):
     """Proves that with seed_worker and a seeded loader generator reruns repeat exactly, the two workers draw
     different streams, and each epoch draws new ones.

@@ -79,7 +79,7 @@ def window_problem(spec, tokens, block, stride, length, i, got):
 
 def check_windows_are_x_and_y_shifted_by_one(ctx):
     """Proves ds[i] is (x, y): the first and last block_size tokens of window [i*stride, i*stride + block_size + 1),
-    as int64, ids above 32767 intact."""
+    as int64, ids above 32767 intact, in uint16 (the default dtype, left out), uint32 and int32 files given as pathlib.Path."""
     rng = ctx.rng("windows")
     for dtype, high in (("uint16", 65536), ("uint32", 2**32), ("int32", 2**31)):
         spec = file_spec(ctx, f"windows-{dtype}", n=int(rng.integers(60, 300)), dtype=dtype, high=high)
@@ -88,7 +88,9 @@ def check_windows_are_x_and_y_shifted_by_one(ctx):
         for block, stride in sorted({(1, 1), (4, 3), (int(rng.integers(2, 20)), int(rng.integers(1, 9)))}):
             length = expected_len(spec["n"], block, stride)
             cases.append({"block": block, "stride": stride, "indices": sorted({0, length - 1, *[int(i) for i in rng.integers(0, length, 5)]})})
-        for case, got in zip(cases, ctx.probe("tokens:windows", file=spec, cases=cases, case=f"on {file_words(spec)}")):
+        default = dtype == "uint16"  # the documented default: leave the argument out
+        for case, got in zip(cases, ctx.probe("tokens:windows", file=spec, cases=cases, default_dtype=default,
+                                              case=f"on {file_words(spec)}")):
             length = expected_len(spec["n"], case["block"], case["stride"])
             for i, item in zip(case["indices"], got["items"]):
                 problem = window_problem(spec, tokens, case["block"], case["stride"], length, i, item)

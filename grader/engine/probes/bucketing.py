@@ -34,13 +34,19 @@ def construct(cases):
     return [construction_outcome(lambda kwargs=kwargs: module.BucketBatchSampler(**kwargs)) for kwargs in cases]
 
 
-def epochs(lengths, batch_size, pool_batches, drop_last, seed, count, replay=True):
+#: How ``lengths`` reaches the sampler: every sequence type its docstring names.
+LENGTHS_AS = {"list": list, "tuple": tuple, "numpy": np.array, "tensor": torch.tensor}
+
+
+def epochs(lengths, batch_size, pool_batches, drop_last, seed, count, replay=True, lengths_as="list"):
     """`count` epochs from one sampler with a seeded generator, then (optionally) a replay from a fresh one.
 
-    Also reports len(sampler) and whether torch's, NumPy's and Python's
-    global RNGs were left untouched.
+    ``lengths`` is handed over as a list, tuple, NumPy array or tensor
+    (``lengths_as``). Also reports len(sampler) and whether torch's, NumPy's
+    and Python's global RNGs were left untouched.
     """
     module = load_submission("bucketing")
+    lengths = LENGTHS_AS[lengths_as](lengths)
     torch.manual_seed(99)
     np.random.seed(99)
     random.seed(99)

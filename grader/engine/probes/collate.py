@@ -8,7 +8,7 @@ import torch
 
 from grader.engine.probes.common import describe, error_text, load_submission, plain, tagged_run
 
-DTYPES = {"int64": torch.int64, "int32": torch.int32, "int16": torch.int16, "uint8": torch.uint8}
+DTYPES = {"int64": torch.int64, "int32": torch.int32, "int16": torch.int16, "int8": torch.int8, "uint8": torch.uint8}
 
 
 def _tensors(case):
@@ -32,15 +32,17 @@ def _report(out):
 def run_cases(cases):
     """Call pad_collate on each case: {"seqs": [[int]], "dtype": str, "pad_id": int or absent}.
 
-    Per case: the returned value as data, whether the inputs were left
-    unchanged, and whether an output shares memory with an input; or the
-    exception the call raised.
+    Per case: the returned value as data, whether the input tensors were
+    left unchanged, and whether an output shares memory with an input; or
+    the exception the call raised. The tensors are compared as objects, not
+    by list position: the docstring lets pad_collate reorder the list itself.
     """
     module = load_submission("collate")
     results = []
     for case in cases:
         batch = _tensors(case)
-        before = [t.clone() for t in batch]
+        tensors = list(batch)  # the objects as passed, whatever happens to the list
+        before = [t.clone() for t in tensors]
         try:
             out = module.pad_collate(batch, pad_id=case["pad_id"]) if "pad_id" in case else module.pad_collate(batch)
         except NotImplementedError:
@@ -49,8 +51,8 @@ def run_cases(cases):
             results.append({"error": error_text(exc)})
             continue
         report = _report(out)
-        report["inputs_unchanged"] = all(torch.equal(a, b) for a, b in zip(batch, before))
-        input_ptrs = {t.untyped_storage().data_ptr() for t in batch if t.numel()}
+        report["inputs_unchanged"] = all(torch.equal(a, b) for a, b in zip(tensors, before))
+        input_ptrs = {t.untyped_storage().data_ptr() for t in tensors if t.numel()}
         report["shares_memory"] = any(
             isinstance(v, torch.Tensor) and v.numel() and v.untyped_storage().data_ptr() in input_ptrs
             for v in (out.values() if isinstance(out, dict) else [])

@@ -15,13 +15,14 @@ class Draws(Dataset):
     """Each item: this worker's torch seed and one draw from each RNG seed_worker must seed.
 
     ``rng`` is made in __init__ with a fixed seed, so it reaches every worker
-    in the same state unless seed_worker replaces it.
+    in the same state unless seed_worker replaces it; with ``rng_none`` the
+    attribute exists and is None (seed_worker must replace it all the same).
     """
 
-    def __init__(self, n, with_rng=True):
+    def __init__(self, n, with_rng=True, rng_none=False):
         self.n = n
         if with_rng:
-            self.rng = np.random.default_rng(12345)
+            self.rng = None if rng_none else np.random.default_rng(12345)
 
     def __len__(self):
         return self.n
@@ -34,7 +35,7 @@ class Draws(Dataset):
             "numpy": float(np.random.random()),
             "random": random.random(),
             "rng": float(rng.random()) if rng is not None else -1.0,
-            "rng_type": type(rng).__name__ if rng is not None else "",
+            "rng_type": type(rng).__name__,
             "has_rng": hasattr(self, "rng"),
         }
 
@@ -56,10 +57,10 @@ def outside_worker(seeds):
     return out
 
 
-def in_workers(start_method, loader_seed, epochs=1, reruns=0, n=8, with_rng=True):
+def in_workers(start_method, loader_seed, epochs=1, reruns=0, n=8, with_rng=True, rng_none=False):
     """Items of a 2-worker loader with worker_init_fn=seed_worker, per run (epochs first, then reruns)."""
     module = load_submission("seeding")
-    dataset = Draws(n, with_rng=with_rng)
+    dataset = Draws(n, with_rng=with_rng, rng_none=rng_none)
 
     def loader_runs(count):
         runs = []

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from torch.utils.data import DataLoader
+
 from grader.engine.probes.common import load_submission, plain, tagged_run
 
 
@@ -14,12 +16,13 @@ def _items(iterable):
 
 
 def range_in_process(ns):
-    """For each n: two passes over iter(ShardedRange(n)) without workers."""
+    """For each n: two passes over iter(ShardedRange(n)) without workers, and one through a DataLoader with num_workers=0."""
     module = load_submission("sharding")
     out = []
     for n in ns:
         dataset = module.ShardedRange(n)
-        out.append({"first": _items(dataset), "second": _items(dataset)})
+        first, second = _items(dataset), _items(dataset)
+        out.append({"first": first, "second": second, "loader": _items(DataLoader(dataset, batch_size=None, num_workers=0))})
     return out
 
 
@@ -33,25 +36,56 @@ def range_in_workers(cases, start_method):
     return out
 
 
-def write_files(contents):
-    """Write each text (bytes as given, UTF-8) to its own file in the scratch dir; return the paths."""
+def write_files(contents, names=None):
+    """Write each text (UTF-8) to its own file in the scratch dir (``names[i]``, else shard<i>.txt); return the paths."""
     paths = []
     for i, text in enumerate(contents):
-        path = Path(f"shard{i:03d}.txt")
+        path = Path(names[i] if names else f"shard{i:03d}.txt")
         path.write_bytes(text.encode("utf-8"))
         paths.append(str(path.resolve()))
     return paths
 
 
-def files_in_process(contents, scenarios):
-    """ShardedFiles without workers: for each {rank, world}, two passes over iter()."""
+def files_in_process(contents, scenarios, names=None, listing=None, pathlike=False):
+    """ShardedFiles without workers: for each {rank, world}, two passes over iter().
+
+    The dataset gets the written files as ``paths``, or, with ``listing``,
+    the list ``[paths[i] for i in listing]`` (an order of its own, repeats
+    allowed); as ``pathlib.Path`` objects with ``pathlike``.
+    """
     module = load_submission("sharding")
-    paths = write_files(contents)
+    paths = write_files(contents, names)
+    if listing is not None:
+        paths = [paths[i] for i in listing]
+    if pathlike:
+        paths = [Path(p) for p in paths]
     out = []
     for s in scenarios:
         dataset = module.ShardedFiles(paths, rank=s["rank"], world_size=s["world"])
         out.append({"first": _items(dataset), "second": _items(dataset)})
     return out
+
+
+def files_memory(file_mb):
+    """Iterate ShardedFiles over one file of ``file_mb`` lines of 1 MiB each (NUL characters, then a newline).
+
+    The file is sparse (no disk blocks but one page per newline): reading it
+    whole would raise this process's peak memory by its size, which the
+    sandbox's zygote measures from outside; reading it line by line holds a
+    line or two at a time. Returns how many lines came back and their
+    lengths, without keeping them.
+    """
+    module = load_submission("sharding")
+    path = Path("large.txt").resolve()
+    with open(path, "wb") as f:
+        for k in range(1, file_mb + 1):
+            f.seek((k << 20) - 1)
+            f.write(b"\n")
+    count, lengths = 0, set()
+    for line in module.ShardedFiles([str(path)]):
+        count += 1
+        lengths.add(len(line))
+    return {"lines": count, "lengths": sorted(lengths)[:5]}
 
 
 def files_in_workers(contents, world, k, start_method):

@@ -6,6 +6,7 @@ import base64
 import os
 import pickle
 import warnings
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -31,13 +32,19 @@ def _window(item):
     return {"type": "tuple", "x": part(item[0]), "y": part(item[1])}
 
 
-def windows(file, cases):
-    """For each {block, stride, indices}: len(ds), and ds[i] for each index (or the exception it raised)."""
+def windows(file, cases, default_dtype=False):
+    """For each {block, stride, indices}: len(ds), and ds[i] for each index (or the exception it raised).
+
+    The path is handed over as a ``pathlib.Path`` (the docstring allows str
+    or os.PathLike); with ``default_dtype`` the dtype argument is left out
+    (a uint16 file: the documented default).
+    """
     module = load_submission("tokens")
-    path = write_tokens("tokens.bin", **file)
+    path = Path(write_tokens("tokens.bin", **file))
+    dtype = {} if default_dtype else {"dtype": np.dtype(file["dtype"])}
     out = []
     for case in cases:
-        ds = module.TokenWindows(path, case["block"], stride=case["stride"], dtype=np.dtype(file["dtype"]))
+        ds = module.TokenWindows(path, case["block"], stride=case["stride"], **dtype)
         entry = {"len": len(ds), "items": []}
         for i in case["indices"]:
             try:

@@ -1,0 +1,123 @@
+"""The contract table (grader/engine/contract.toml) cannot drift from the docstrings, the checks or the public tests.
+
+The rule (grader/tools/contract.py): every word of every student-facing
+docstring in solutions/ lies inside the quote of an entry (a promise, or a
+sentence explained as promising nothing); every quote is found exactly
+once in its docstring; every promise names hidden checks and public tests
+that exist; every check and public test serves a promise; README.md shows
+the table as it is. The last tests show that each part of the rule catches
+what it is for, on made-up entries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+
+import pytest
+
+from grader import registry
+from grader.tools import contract, contract_readme
+
+ENTRIES = contract.load()
+DOCS = {x: contract.docstrings(x) for x in registry.EXERCISES}
+CHECKS = {x: contract.check_names(x) for x in registry.EXERCISES}
+TESTS = {x: contract.public_tests(x) for x in registry.EXERCISES}
+
+
+def test_entries_are_well_formed():
+    assert not contract.entry_problems(ENTRIES), "\n".join(contract.entry_problems(ENTRIES))
+
+
+def test_every_quote_is_found_once_in_its_docstring():
+    found = contract.quote_problems(ENTRIES, DOCS)
+    assert not found, "\n".join(found) + "\n(quote the docstring as it is now, or drop the entry)"
+
+
+@pytest.mark.parametrize("exercise", registry.EXERCISES)
+def test_every_docstring_sentence_is_quoted_by_an_entry(exercise):
+    found = contract.coverage_problems(ENTRIES, {exercise: DOCS[exercise]})
+    assert not found, "\n".join(found)
+
+
+def test_every_named_check_and_public_test_exists():
+    found = contract.reference_problems(ENTRIES, CHECKS)
+    assert not found, "\n".join(found)
+
+
+def test_every_check_and_public_test_serves_a_promise():
+    found = contract.orphan_problems(ENTRIES, CHECKS, TESTS)
+    assert not found, "\n".join(found)
+
+
+def test_every_exercise_has_its_docstrings_in_the_table():
+    for exercise in registry.EXERCISES:
+        assert DOCS[exercise], f"solutions/{exercise}.py has no student-facing docstring"
+        assert {e.doc for e in ENTRIES if e.exercise == exercise} == set(DOCS[exercise])
+
+
+def test_the_readme_shows_the_table_as_it_is():
+    assert not contract_readme.stale(), "README.md's contract table is stale: run python -m grader contract"
+    assert contract_readme.run(argparse.Namespace(check=True)) == 0
+
+
+# ---------------------------------------------------------------- each part of the rule catches what it is for
+
+
+DOC = contract.normalize("Return 2 * x. It raises\n    TypeError for a str. None.")
+
+
+def promise(**fields):
+    return contract.Entry(**{"kind": "promise", "id": "collate.demo", "doc": "f", "quote": "Return 2 * x.",
+                             "checks": ("check_a",), "tests": ("test_a",), **fields})
+
+
+def test_a_sentence_no_entry_quotes_is_found_with_its_words():
+    assert contract.uncovered(DOC, ["Return 2 * x.", "None."]) == ["'It raises TypeError for a str.' (not quoted: It raises TypeError for a str)"]
+    assert contract.uncovered(DOC, ["Return 2 * x.", "It raises TypeError", "for a str.", "None."]) == []
+    assert contract.uncovered(DOC, ["Return 2 * x. It raises TypeError for a", "None."]) == ["'It raises TypeError for a str.' (not quoted: str)"]
+
+
+def test_a_stale_or_ambiguous_quote_is_found():
+    docs = {"collate": {"f": DOC}}
+    assert contract.quote_problems([promise()], docs) == []
+    assert "no longer in" in contract.quote_problems([promise(quote="Return 3 * x.")], docs)[0]
+    assert "occurs 2 times" in contract.quote_problems([promise(quote="x")], {"collate": {"f": "x and x"}})[0]
+    assert "no student-facing docstring" in contract.quote_problems([promise(doc="g")], docs)[0]
+
+
+def test_a_promise_without_check_or_test_and_a_bad_id_are_found():
+    assert contract.entry_problems([promise()]) == []
+    assert "one hidden check and one public test" in contract.entry_problems([promise(tests=())])[0]
+    assert "one hidden check and one public test" in contract.entry_problems([promise(checks=())])[0]
+    assert "<exercise>.<name>" in contract.entry_problems([promise(id="nosuch.demo")])[0]
+    assert "used twice" in contract.entry_problems([promise(), promise()])[0]
+    assert "says why" in contract.entry_problems([dataclasses.replace(promise(), kind="explained", why=" ")])[0]
+
+
+def test_a_missing_check_or_test_and_an_orphan_are_found():
+    real = dataclasses.replace(promise(), checks=(CHECKS["collate"][0],), tests=(TESTS["collate"][0],))
+    assert contract.reference_problems([real], CHECKS) == []
+    assert "no check check_a" in contract.reference_problems([promise(tests=real.tests)], CHECKS)[0]
+    assert "no public test test_a" in contract.reference_problems([promise(checks=real.checks)], CHECKS)[0]
+    assert contract.test_exists("collate", "test_fences.py::test_fence1_default_collate_rules_and_pad_collate")
+    orphans = contract.orphan_problems([real], {"collate": CHECKS["collate"][:2]}, {"collate": TESTS["collate"][:2]})
+    assert orphans == [f"collate: the check {CHECKS['collate'][1]} serves no promise of contract.toml",
+                       f"collate: the public test {TESTS['collate'][1]} serves no promise of contract.toml"]
+
+
+def test_a_table_with_unknown_fields_is_refused(tmp_path):
+    path = tmp_path / "contract.toml"
+    path.write_text('[[promise]]\nid = "collate.x"\ndoc = "f"\nquote = "q"\nchecks = []\ntests = []\ncheck = "typo"\n')
+    with pytest.raises(contract.ContractError, match="unknown fields \\['check'\\]"):
+        contract.load(path)
+    path.write_text('[[promises]]\nid = "x"\n')
+    with pytest.raises(contract.ContractError, match="unknown tables"):
+        contract.load(path)
+
+
+def test_the_readme_block_needs_its_markers():
+    with pytest.raises(ValueError, match="needs the lines"):
+        contract_readme.with_block("no markers here\n", "table\n")
+    text = f"a\n{contract_readme.BEGIN}\nold\n{contract_readme.END}\nb\n"
+    assert contract_readme.with_block(text, "new\n") == f"a\n{contract_readme.BEGIN}\nnew\n{contract_readme.END}\nb\n"

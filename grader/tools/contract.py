@@ -1,0 +1,246 @@
+"""The contract table (grader/engine/contract.toml): every docstring sentence a promise or an explanation.
+
+The student-facing docstrings are those of every class and function in
+``solutions/<exercise>.py`` defined outside the solution markers (what
+``exercises/`` keeps unchanged); module docstrings introduce an exercise
+and promise nothing. Each entry of the table quotes a piece of one of them:
+
+- a **promise** names the hidden checks that prove it (``check_*``
+  functions of the exercise's check file) and the public tests that show it
+  on fixed inputs (``test_*`` functions of ``tests/test_<exercise>.py``, or
+  ``file.py::test_name`` for another file under ``tests/``);
+- an **explained** sentence promises nothing of the student's code (a
+  summary restated by promises, PyTorch's own behaviour, advice) and says why.
+
+:func:`problems` is the rule grader/tests/test_contract.py enforces, in
+five parts (each a function): well-formed entries; quotes found, exactly
+once, in their docstring (whitespace runs read as one space); every word of
+every docstring inside some quote, section headers (``Args:``,
+``Returns:``, ``Raises:``) aside; every named check and test existing; and
+every check and public test of an exercise serving some promise.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader import registry
+from grader.paths import REPO
+from grader.tools.stubs import BEGIN, END
+
+CONTRACT = REPO / "grader" / "engine" / "contract.toml"
+KINDS = ("promise", "explained")
+FIELDS = {"promise": {"id", "doc", "quote", "checks", "tests", "decides", "note"},
+          "explained": {"id", "doc", "quote", "why"}}
+REQUIRED = {"promise": {"id", "doc", "quote", "checks", "tests"}, "explained": {"id", "doc", "quote", "why"}}
+_ID = re.compile(r"^([a-z][a-z0-9_]*)\.([a-z][a-z0-9_]*)$")
+_HEADER = re.compile(r"^\s*(?:Args|Returns|Raises):\s*$", re.MULTILINE)
+_SENTENCE_END = re.compile(r"(?<=[.;:])\s+")
+
+
+class ContractError(ValueError):
+    """contract.toml cannot be read; the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of the table: a promise (with checks and tests) or an explained sentence (with why)."""
+
+    kind: str
+    id: str
+    doc: str
+    quote: str
+    checks: tuple[str, ...] = ()
+    tests: tuple[str, ...] = ()
+    why: str = ""
+    decides: str = ""
+    note: str = ""
+
+    @property
+    def exercise(self) -> str:
+        """The exercise the id names (its part before the dot)."""
+        return self.id.partition(".")[0]
+
+
+def load(path: Path = CONTRACT) -> list[Entry]:
+    """The entries of ``path``, promises first, each kind in file order; ContractError for bad TOML or unknown fields."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ContractError(f"{path}: {exc}") from None
+    unknown = set(data) - set(KINDS)
+    if unknown:
+        raise ContractError(f"{path}: unknown tables {sorted(unknown)}; expected [[promise]] and [[explained]]")
+    entries = []
+    for kind in KINDS:
+        for raw in data.get(kind, []):
+            extra, missing = set(raw) - FIELDS[kind], REQUIRED[kind] - set(raw)
+            if extra or missing:
+                raise ContractError(f"{path}: [[{kind}]] {raw.get('id', '?')}: unknown fields {sorted(extra)}, "
+                                    f"missing {sorted(missing)}")
+            values = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
+            entries.append(Entry(kind=kind, **values))
+    return entries
+
+
+def normalize(text: str) -> str:
+    """``text`` with every run of whitespace read as one space: how quotes and docstrings are compared."""
+    return " ".join(text.split())
+
+
+def docstrings(exercise: str, repo: Path = REPO) -> dict[str, str]:
+    """{qualified name: normalized docstring} of the student-facing classes and functions of solutions/<exercise>.py.
+
+    Student-facing: defined outside the solution markers (so the stub keeps
+    it) and with a docstring. Section header lines are dropped.
+    """
+    source = (repo / "solutions" / registry.exercise(exercise).module).read_text(encoding="utf-8")
+    hidden, inside = set(), False
+    for number, line in enumerate(source.splitlines(), start=1):
+        inside = inside or BEGIN in line
+        if inside:
+            hidden.add(number)
+        inside = inside and END not in line
+    found = {}
+
+    def visit(node, prefix=""):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.ClassDef)) and child.lineno not in hidden:
+                doc = ast.get_docstring(child)
+                if doc:
+                    found[prefix + child.name] = normalize(_HEADER.sub("", doc))
+                visit(child, f"{prefix}{child.name}.")
+
+    visit(ast.parse(source))
+    return found
+
+
+def functions(path: Path, prefix: str) -> list[str]:
+    """Names of the module-level functions of ``path`` that start with ``prefix``, in file order."""
+    return list(_functions(str(path), prefix, path.stat().st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=64)
+def _functions(path: str, prefix: str, _mtime_ns: int) -> tuple[str, ...]:
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    return tuple(node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith(prefix))
+
+
+def check_names(exercise: str, repo: Path = REPO) -> list[str]:
+    """The hidden checks of an exercise: check_* functions of its check file (lab.toml's ``checks``)."""
+    return functions(repo / registry.exercise(exercise).checks, "check_")
+
+
+def public_tests(exercise: str, repo: Path = REPO) -> list[str]:
+    """The public tests of an exercise: test_* functions of tests/test_<exercise>.py."""
+    return functions(repo / "tests" / f"test_{exercise}.py", "test_")
+
+
+def test_exists(exercise: str, name: str, repo: Path = REPO) -> bool:
+    """Whether a test named in the table exists: ``name`` in tests/test_<exercise>.py, or ``file.py::name`` under tests/."""
+    file, sep, function = name.rpartition("::")
+    path = repo / "tests" / (file if sep else f"test_{exercise}.py")
+    return path.is_file() and (function if sep else name) in functions(path, "test_")
+
+
+def entry_problems(entries: list[Entry]) -> list[str]:
+    """Ids well formed (<exercise>.<name>) and unique; promises with checks and tests, explanations with a reason."""
+    found, seen = [], set()
+    for e in entries:
+        match = _ID.match(e.id)
+        if not match or match.group(1) not in registry.EXERCISES:
+            found.append(f"{e.id}: an id is <exercise>.<name> in lower case, with an exercise of lab.toml")
+        if e.id in seen:
+            found.append(f"{e.id}: the id is used twice")
+        seen.add(e.id)
+        if e.kind == "promise" and not (e.checks and e.tests):
+            found.append(f"{e.id}: a promise names at least one hidden check and one public test")
+        if e.kind == "explained" and not e.why.strip():
+            found.append(f"{e.id}: an explained sentence says why it promises nothing")
+    return found
+
+
+def quote_problems(entries: list[Entry], docs: dict[str, dict[str, str]]) -> list[str]:
+    """Every quote found exactly once in the docstring its entry names (``docs``: {exercise: docstrings()})."""
+    found = []
+    for e in entries:
+        text = docs.get(e.exercise, {}).get(e.doc)
+        if text is None:
+            found.append(f"{e.id}: solutions/{e.exercise}.py has no student-facing docstring of {e.doc!r}")
+            continue
+        count = text.count(normalize(e.quote))
+        if count != 1:
+            where = "is no longer in" if count == 0 else f"occurs {count} times in"
+            found.append(f"{e.id}: the quote {where} the docstring of {e.doc} (solutions/{e.exercise}.py): {e.quote!r}")
+    return found
+
+
+def uncovered(text: str, quotes: list[str]) -> list[str]:
+    """The sentences of ``text`` (normalized) holding a word that no quote covers, each with those words."""
+    covered = [False] * len(text)
+    for quote in map(normalize, quotes):
+        start = text.find(quote)
+        while quote and start >= 0:
+            covered[start : start + len(quote)] = [True] * len(quote)
+            start = text.find(quote, start + 1)
+    found, offset = [], 0
+    for sentence in _SENTENCE_END.split(text):
+        begin = text.index(sentence, offset)
+        offset = begin + len(sentence)
+        words = [m.group() for m in re.finditer(r"\w+", sentence) if not all(covered[begin + m.start() : begin + m.end()])]
+        if words:
+            found.append(f"{sentence!r} (not quoted: {' '.join(words)})")
+    return found
+
+
+def coverage_problems(entries: list[Entry], docs: dict[str, dict[str, str]]) -> list[str]:
+    """Every sentence of every student-facing docstring quoted, wholly, by promises and explanations together."""
+    found = []
+    for exercise, by_name in docs.items():
+        for name, text in by_name.items():
+            quotes = [e.quote for e in entries if e.exercise == exercise and e.doc == name]
+            for sentence in uncovered(text, quotes):
+                found.append(f"solutions/{exercise}.py, {name}: a sentence no entry quotes: {sentence}. Add a [[promise]] "
+                             "with its checks and public tests, or an [[explained]] entry that says why it promises nothing")
+    return found
+
+
+def reference_problems(entries: list[Entry], checks: dict[str, list[str]], repo: Path = REPO) -> list[str]:
+    """Every check and public test a promise names exists (``checks``: {exercise: check_names()})."""
+    found = []
+    for e in entries:
+        for name in e.checks:
+            if name not in checks.get(e.exercise, []):
+                found.append(f"{e.id}: no check {name} in {registry.exercise(e.exercise).checks}")
+        for name in e.tests:
+            if not test_exists(e.exercise, name, repo):
+                found.append(f"{e.id}: no public test {name} in tests/ (test_{e.exercise}.py unless named file.py::test)")
+    return found
+
+
+def orphan_problems(entries: list[Entry], checks: dict[str, list[str]], tests: dict[str, list[str]]) -> list[str]:
+    """Every check and every public test of an exercise serves at least one of its promises."""
+    found = []
+    for exercise in checks:
+        promises = [e for e in entries if e.kind == "promise" and e.exercise == exercise]
+        named_checks = {c for e in promises for c in e.checks}
+        named_tests = {t for e in promises for t in e.tests}
+        found += [f"{exercise}: the check {c} serves no promise of contract.toml" for c in checks[exercise] if c not in named_checks]
+        found += [f"{exercise}: the public test {t} serves no promise of contract.toml"
+                  for t in tests.get(exercise, []) if t not in named_tests]
+    return found
+
+
+def problems(entries: list[Entry] | None = None, repo: Path = REPO) -> list[str]:
+    """Everything wrong with the table against this repository's docstrings, checks and public tests ([] when sound)."""
+    entries = load() if entries is None else entries
+    docs = {x: docstrings(x, repo) for x in registry.EXERCISES}
+    checks = {x: check_names(x, repo) for x in registry.EXERCISES}
+    tests = {x: public_tests(x, repo) for x in registry.EXERCISES}
+    return (entry_problems(entries) + quote_problems(entries, docs) + coverage_problems(entries, docs)
+            + reference_problems(entries, checks, repo) + orphan_problems(entries, checks, tests))
