@@ -188,7 +188,7 @@ def _preflight(sandbox: Sandbox, exercise: str, timeout_scale: float = 1.0) -> s
         return f"{filename} is missing from the submission" + (f" ({reason})" if reason else "")
     loaded = sandbox.run("grader.engine.probes.common:load", {"exercise": exercise}, timeout=limit)
     if loaded.status == "timeout":
-        return f"importing {filename} did not finish within {limit:.0f} s (an endless loop at import time?)"
+        return f"importing {filename} did not finish within {limit:.0f} s (an endless loop at import time?){_where(loaded)}"
     if not loaded.ok:
         detail = loaded.error or loaded.status
         if loaded.error_type == "SyntaxError" and "utf-8" in detail.lower():
@@ -197,7 +197,7 @@ def _preflight(sandbox: Sandbox, exercise: str, timeout_scale: float = 1.0) -> s
     entries = sandbox.run("grader.engine.probes.common:entry_points", {"exercise": exercise}, timeout=limit)
     if entries.status == "timeout":
         return (f"calling the code of {filename} once on a tiny input did not finish within {limit:.0f} s "
-                "(an endless loop or a blocking call?)")
+                f"(an endless loop or a blocking call?){_where(entries)}")
     if not (entries.ok and isinstance(entries.data, dict) and entries.data
             and all(isinstance(v, str) for v in entries.data.values())):
         return ""  # not plain stub answers (the submission may have forged them): let the checks judge
@@ -207,6 +207,11 @@ def _preflight(sandbox: Sandbox, exercise: str, timeout_scale: float = 1.0) -> s
         return (f"not implemented yet: {', '.join(names)} still {verb} NotImplementedError (start with the docstrings in "
                 f"{filename}, then {registry.exercise(exercise).pointer})")
     return ""
+
+
+def _where(result) -> str:
+    """Where the student's code was when a probe that timed out was stopped, on lines of its own ('' if unknown)."""
+    return f"\n{result.traceback.strip()}" if result.status == "timeout" and result.traceback.strip() else ""
 
 
 def _run_checks(plugin: ChecksPlugin, fail_fast: bool = False, check_time_limit_s: float | None = None) -> None:

@@ -25,6 +25,7 @@ import importlib
 import os
 import traceback
 
+from grader.sandbox import tracebacks
 from grader.sandbox.encode import make_encoder
 from grader.sandbox.files import SUBMISSION_PACKAGE
 from grader.sandbox.integrity import Detector
@@ -64,8 +65,6 @@ if not any(type(_f).__name__ == "_Alias" for _f in _sys.meta_path):
 
 #: Longest exception message and traceback text a probe reports (characters).
 MAX_ERROR_CHARS = 4000
-#: Most traceback frames reported.
-MAX_FRAMES = 12
 
 
 def load_submission(module_name: str):
@@ -90,21 +89,22 @@ def _cut(text: str, limit: int) -> str:
 
 
 def student_traceback(exc: BaseException, student_dir: str) -> str:
-    """The traceback of ``exc`` with only the student's frames, file names shortened.
+    """The traceback of ``exc`` as a student should read it (see :mod:`grader.sandbox.tracebacks`)."""
+    shown = tracebacks.render(tracebacks.frames_of(exc), student_dir)
+    final = "".join(traceback.format_exception_only(type(exc), exc)).rstrip("\n")
+    return f"{shown}\n{final}" if shown else final
 
-    The grader's and the libraries' frames are left out; when no frame is the
-    student's (the error came from a library called by the grader), the
-    innermost frame is kept so the student still sees where it happened.
-    """
-    frames = traceback.extract_tb(exc.__traceback__)
-    prefix = student_dir.rstrip("/") + "/"
-    mine = [f for f in frames if f.filename.startswith(prefix)]
-    for frame in mine:
-        frame.filename = frame.filename[len(prefix):]
-    shown = (mine or frames[-1:])[-MAX_FRAMES:]
-    lines = ["Traceback (your code, innermost last):\n", *traceback.format_list(shown),
-             *traceback.format_exception_only(type(exc), exc)]
-    return "".join(lines).rstrip("\n")
+
+def _describe(exc: BaseException, message: str, student_dir: str) -> tuple[str, str]:
+    """(message, traceback) of ``exc``: a DataLoader worker's exception is told once, from the worker's own
+    traceback (the loader's re-raise adds only its own frames and a copy of the worker's text)."""
+    wrapped = tracebacks.split_worker_message(message)
+    if wrapped is None:
+        return message, student_traceback(exc, student_dir)
+    loader_line, original = wrapped
+    frames, final = tracebacks.parse_traceback(original)
+    shown = tracebacks.render(frames, student_dir, "Traceback in the DataLoader worker (your code, innermost last):")
+    return f"{loader_line.rstrip('.')}: {final}", f"{shown}\n{final}" if shown else final
 
 
 def _exception_fields(exc: BaseException, student_dir: str) -> dict:
@@ -119,7 +119,7 @@ def _exception_fields(exc: BaseException, student_dir: str) -> dict:
     except BaseException:  # noqa: BLE001
         message = "<exception message unavailable>"
     try:
-        text = student_traceback(exc, student_dir)
+        message, text = _describe(exc, message, student_dir)
     except BaseException:  # noqa: BLE001
         text = "<traceback unavailable>"
     if isinstance(exc, SystemExit):

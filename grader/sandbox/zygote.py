@@ -23,6 +23,7 @@ child's peak memory from outside (wait4).
 from __future__ import annotations
 
 import dataclasses
+import faulthandler
 import importlib
 import os
 import select
@@ -34,13 +35,17 @@ import traceback
 
 from grader.sandbox import channel, forkserver, layers, lockdown, quota
 from grader.sandbox.channel import ChannelError
-from grader.sandbox.files import remove_tree
+from grader.sandbox.files import SUBMISSION_PACKAGE, remove_tree
 from grader.sandbox.messages import Exit, Flag, ProbeResult, Ready, RunRequest, ZygoteConfig
-from grader.sandbox.proctree import describe_wait_status, kill_descendants
+from grader.sandbox.proctree import descendants, describe_wait_status, kill_descendants
+from grader.sandbox.tracebacks import parse_dump, render, strip_dumps
 
 RESULT_FD = 3  # the child's result pipe is moved to this fd number
 MAX_REQUEST = 64 << 20
 FORKSERVER_CPU_S = 3600  # the shared forkserver lives for the whole grading; its workers die with each probe
+DUMP_SIGNAL = signal.SIGUSR2  # asks a process that runs student code for its stacks (faulthandler)
+DUMP_WAIT_S = 0.3  # how long the zygote waits for the stacks before it kills the probe
+DUMP_TAIL_BYTES = 64 << 10  # the stacks are the last thing written: read this much of the output's end
 QUOTA_CHECK_S = 0.25  # how often the write quota is measured while a probe runs (without a jail's tmpfs)
 
 @dataclasses.dataclass
@@ -95,6 +100,7 @@ def _child_setup(state: _State, scratch: str, capture_fd: int, result_w: int, ti
     os.setsid()  # own session and process group
     os.closerange(forkserver.ALIVE_FD + 1, 1 << 20)  # zygote pipes, pidfds, ...
     sys.stdout.reconfigure(line_buffering=True)  # keep output if we crash
+    _arm_stack_dump()
     lockdown.become_probe_user(cfg, scratch, lockdown.cpu_seconds(cfg, timeout))
     os.chdir(scratch)
     sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != scratch]
@@ -117,8 +123,31 @@ def _ensure_forkserver(state: _State) -> None:
     """Start the shared forkserver unless it runs (first probe, or a student's code killed it)."""
     if not state.forkserver.running():
         cfg = state.cfg
-        state.forkserver.start(lambda: lockdown.become_probe_user(cfg, state.forkserver.folder, FORKSERVER_CPU_S),
-                               cfg.uid, cfg.gid)
+
+        def lock_down() -> None:
+            _arm_stack_dump()  # its workers inherit it, writing to the probe's output (their fd 2)
+            lockdown.become_probe_user(cfg, state.forkserver.folder, FORKSERVER_CPU_S)
+
+        state.forkserver.start(lock_down, cfg.uid, cfg.gid)
+
+
+def _arm_stack_dump() -> None:
+    """On :data:`DUMP_SIGNAL`, write every thread's stack to fd 2 (the probe's captured output); fork and
+    forkserver workers inherit it. The zygote sends it to a probe's processes when its time limit hits."""
+    faulthandler.register(DUMP_SIGNAL, file=sys.stderr, all_threads=True)
+
+
+def _dump_stacks(state: _State) -> None:
+    """Ask every process the running probe started (the probe child, its workers, the forkserver's workers) for
+    its stacks, and give them a moment to write them."""
+    spare = state.forkserver.pid
+    for pid in descendants(os.getpid()):
+        if pid != spare:
+            try:
+                os.kill(pid, DUMP_SIGNAL)
+            except OSError:
+                pass
+    time.sleep(DUMP_WAIT_S)
 
 
 # --------------------------------------------------------------------------
@@ -314,11 +343,14 @@ def _run_one(state: _State, request: RunRequest) -> ProbeResult:
     try:
         outcome = _wait_child(state, pid, result_r, started + request.timeout)
         duration = time.monotonic() - started
+        if outcome.timed_out:
+            _dump_stacks(state)
         kill_descendants(os.getpid(), reap=True, spare=state.forkserver.pid)
     finally:
         os.close(result_r)
     if outcome.grader_gone:
         raise ChannelError("grader went away")
+    where = _where_it_hung(capture_fd, cfg) if outcome.timed_out else ""
     output = _read_output(capture_fd, cfg.limits.output_limit)
     os.close(capture_fd)
     try:
@@ -329,7 +361,22 @@ def _run_one(state: _State, request: RunRequest) -> ProbeResult:
         quota.remove_shm_files(cfg.uid)  # the machine's /dev/shm: nothing of the probe's may stay
     result = _interpret(cfg, outcome, output, request.timeout)
     growth = max(0, outcome.peak_rss_kb - rss_at_start) / 1024 if outcome.peak_rss_kb and rss_at_start else 0.0
+    if outcome.timed_out:
+        result = dataclasses.replace(result, traceback=where)
+        output = strip_dumps(output)
     return dataclasses.replace(result, output=output, duration_s=duration, rss_growth_mb=round(growth, 1))
+
+
+def _where_it_hung(capture_fd: int, cfg: ZygoteConfig) -> str:
+    """The student's frames in the stacks the processes of a probe that timed out dumped ('' if none)."""
+    size = os.fstat(capture_fd).st_size
+    tail = os.pread(capture_fd, DUMP_TAIL_BYTES, max(0, size - DUMP_TAIL_BYTES)).decode("utf-8", "replace")
+    student_dir = os.path.join(cfg.code_dir, SUBMISSION_PACKAGE)
+    for stack in parse_dump(tail):
+        if shown := render(stack, student_dir, "Your code was here when the time limit hit (innermost last):",
+                           only_with_student_frames=True):
+            return shown
+    return ""
 
 
 # --------------------------------------------------------------------------

@@ -142,8 +142,9 @@ def problem_from(result, timeout, case=""):
     """Turn a failed ProbeResult into the ProbeProblem a student can act on (prefixed by ``case``, the input in words)."""
     on = f"{case[:1].upper()}{case[1:]}: " if case else ""
     if result.status == "timeout":
+        where = f"\n{result.traceback.strip()}" if result.traceback.strip() else ""
         return ProbeProblem("timeout", f"{on}timed out: no result within {timeout:.0f} s. Look for an infinite loop, "
-                            "a worker that never returns, or a blocking call.", result.output)
+                            f"a worker that never returns, or a blocking call.{where}", result.output)
     if result.status == "error" and result.error_type == "NotImplementedError":
         stub = _STUB_MESSAGE.search(result.error)  # also found inside a DataLoader worker's wrapped error
         text = stub.group(0) if stub else result.error.removeprefix("NotImplementedError:").strip()
