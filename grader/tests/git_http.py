@@ -36,6 +36,7 @@ class Request:
     path: str
     authorization: str  # the header as sent ("" without one)
     headers: str  # every header line, for a test that looks for a token anywhere
+    sent: int = 0  # bytes of the answer's body
 
 
 def basic(user: str, token: str) -> str:
@@ -105,7 +106,7 @@ class _GitHandler(BaseHTTPRequestHandler):
 
     def _serve(self):
         owner = self.server_owner
-        owner.record(self)
+        request = owner.record(self)
         body = self._body() if self.command == "POST" else b""
         if owner.token is not None and self.headers.get("Authorization", "") != basic(USER, owner.token):
             self.send_response(401)
@@ -141,6 +142,7 @@ class _GitHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
+        request.sent = len(payload)
 
 
 class GitServer(_Server):

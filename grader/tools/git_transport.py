@@ -158,32 +158,34 @@ def fetch_commit(url: str, want: str, repo: Path, *, cap_bytes: int, token: str 
 
 def _fetch_with_retries(repo: Path, fetch: list[str], options: list[str], env: dict[str, str], url: str, want: str,
                         where: str) -> None:
-    stderr = ""
+    stderr = full = ""
     for attempt in range(ATTEMPTS):
         if attempt:
             time.sleep(RETRY_PAUSES_S[min(attempt, len(RETRY_PAUSES_S)) - 1])
         try:
             done = run_git(repo, fetch, options=options, env=env, timeout=FETCH_TIMEOUT_S)
         except subprocess.TimeoutExpired:
-            stderr = f"timed out after {FETCH_TIMEOUT_S:.0f} s"
+            stderr = full = f"timed out after {FETCH_TIMEOUT_S:.0f} s"
             continue
         if done.returncode == 0:
             return
-        stderr = _tail(done.stderr)
-        if not TRANSIENT.search(stderr):
+        full = done.stderr.decode(errors="replace")
+        stderr = _tail(full)
+        if not TRANSIENT.search(full):
             break
-    raise FetchError(_explain(stderr, url, want, where, attempt + 1))
+    raise FetchError(_explain(stderr, full, url, want, where, attempt + 1))
 
 
-def _explain(stderr: str, url: str, want: str, where: str, attempts: int) -> str:
-    if NO_SUCH_COMMIT.search(stderr):
+def _explain(stderr: str, full: str, url: str, want: str, where: str, attempts: int) -> str:
+    """A sentence for a failed fetch: ``stderr`` is the tail of git's message, ``full`` all of it (to classify)."""
+    if NO_SUCH_COMMIT.search(full):
         return (f"{where} has no commit {want[:12]} (force-pushed away, or never pushed); for a local checkout, "
                 "clone the whole history")
-    if REFUSED.search(stderr):
+    if REFUSED.search(full):
         return (f"{where} refused access to {url} ({stderr}): the token (CLASSROOM_TOKEN) needs read access to "
                 "this repository's contents")
-    if NOT_FOUND.search(stderr):
-        return f"{url} is not a repository {where} has (or the token cannot see it): {stderr}"
+    if NOT_FOUND.search(full):
+        return f"{where} has no git repository at {url} (or the token cannot see it): {stderr}"
     tries = f" ({attempts} attempts)" if attempts > 1 else ""
     return f"could not fetch {want[:12]} from {url}{tries}: {stderr}"
 

@@ -301,8 +301,16 @@ def read_record(path: Path) -> dict[str, Submission]:
 HELP = "ask GitHub which commit each repository held at the deadline"
 
 
+def _repository(text: str) -> str:
+    if not REPOSITORY.fullmatch(text):
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"{text!r} is not owner/name")
+    return text
+
+
 def add_arguments(parser) -> None:
-    parser.add_argument("repositories", nargs="+", help="owner/name of each student repository")
+    parser.add_argument("repositories", nargs="+", type=_repository, help="owner/name of each student repository")
     parser.add_argument("--deadline", required=True, help="ISO 8601 with a time zone, e.g. 2026-12-01T23:59:00+01:00")
     parser.add_argument("--out", type=Path, required=True, help="the record file (JSON) for batch --server-record")
 
