@@ -35,6 +35,8 @@ import pytest
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.tests import stub_gh
+from grader.tests.class_of_30 import shared_class
+from grader.tests.git_http import USER, GitServer, basic
 from grader.tests.workflow_steps import EXPRESSION, StepRunner, called_scripts, load, run_job, run_scripts, step, steps
 from grader.tools.publish import publish
 from grader.tools.release import release
@@ -332,3 +334,39 @@ def test_class_workflow_lists_an_organisation(tmp_path):
     answers.write_text(json.dumps({"orgs/course/repos?per_page=100": {"message": "Bad credentials"}}))
     assert not run_job(runner, workflow, "list")
     assert "is not a list of repositories" in runner.logs["split"]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_gpu_workflow_grades_one_commit_through_the_reader(tmp_path):
+    """gpu-grade.yml's grading step (.github/scripts/gpu-grade.sh) on the class's "symlinks" repository, over HTTP.
+
+    The runner's Python is a shim that records its arguments and turns ``--gpu on`` into ``--gpu off`` (no
+    CUDA here): the commit is read as blobs, never cloned, the links cost their exercises, the report names them.
+    """
+    klass = shared_class()
+    student = klass.students["symlinks"]
+    workflow = load(REPO / ".github" / "workflows" / "gpu-grade.yml")
+    grading = next(s for s in steps(workflow) if s.get("name") == "Grade with the GPU")
+    calls, shim = tmp_path / "calls.txt", tmp_path / "python"
+    shim.write_text(f'#!/bin/sh\necho "$*" >> "{calls}"\nfor a; do shift; [ "$a" = on ] && a=off; set -- "$@" "$a"; done\n'
+                    f'exec "{sys.executable}" "$@"\n')
+    shim.chmod(0o755)
+    temp, summary = tmp_path / "runner-temp", tmp_path / "summary.md"
+    temp.mkdir()
+    summary.write_text("")
+    token = "ghs_fake_token_for_the_gpu_workflow"
+    with GitServer(klass.server, token) as github:
+        env = {**os.environ, "PYTHON": str(shim), "RUNNER_TEMP": str(temp), "GITHUB_SERVER_URL": github.url,
+               "GITHUB_STEP_SUMMARY": str(summary)}
+        values = {"secrets.CLASSROOM_TOKEN": token, "inputs.repository": "course/symlinks", "inputs.ref": student["commit"],
+                  "inputs.seed": "7"}
+        runner = StepRunner(env, values, cwd=REPO)
+        assert runner.run(grading) == 0, runner.logs
+    assert "grade-commit" in calls.read_text() and "--gpu on" in calls.read_text()
+    report = json.loads((temp / "gpu-report" / "grade.json").read_text())
+    assert report["provenance"]["commit"] == student["commit"] and report["seed"] == 7
+    assert {e["name"]: e["score"] for e in report["exercises"]} == {e: float(p) for e, p in student["scores"].items()}
+    assert "exercises/collate.py is a symbolic link in the submitted commit" in summary.read_text()
+    assert any(r.authorization == basic(USER, token) for r in github.requests)
+    assert not any(p.name == ".git" or p.suffix == ".git" for p in temp.rglob("*")), "nothing is cloned"
