@@ -277,7 +277,7 @@ def _folder_with_everything_wrong(root: Path) -> Path:
 def test_read_folder_never_follows_a_link_nor_blocks(tmp_path):
     intake = read_folder(_folder_with_everything_wrong(tmp_path), tmp_path / "files")
     assert intake.files == ()
-    for name in ("collate.py", "sharding.py", "seeding.py", "bucketing.py"):
+    for name in CONTRACT_FILES[:4]:  # collate, sharding, seeding, bucketing: links; tokens: a FIFO
         assert intake.problems[name] == f"exercises/{name} is a symbolic link: submit the file itself"
     assert "is not a regular file" in intake.problems["tokens.py"]
     assert list((tmp_path / "files").iterdir()) == []
@@ -337,18 +337,20 @@ def _unframed_key(folder: Path, seed: int) -> str:
 
 
 def test_the_cache_key_is_framed(tmp_path):
-    """Two different submissions with one unframed key ("collate.pyXsharding.pyYsharding.pyZ" both) get two keys."""
+    """Two different submissions with one unframed key (first file "X<second>Y" and second "Z", or first "X" and
+    second "Y<second>Z": both "<first>X<second>Y<second>Z") get two keys."""
+    first, second = CONTRACT_FILES[:2]
     a, b = tmp_path / "a", tmp_path / "b"
-    for folder, collate, sharding in ((a, b"Xsharding.pyY", b"Z"), (b, b"X", b"Ysharding.pyZ")):
+    for folder, one, two in ((a, b"X" + second.encode() + b"Y", b"Z"), (b, b"X", b"Y" + second.encode() + b"Z")):
         folder.mkdir()
-        (folder / "collate.py").write_bytes(collate)
-        (folder / "sharding.py").write_bytes(sharding)
+        (folder / first).write_bytes(one)
+        (folder / second).write_bytes(two)
     assert _unframed_key(a, 0) == _unframed_key(b, 0), "the old key collides (the test would prove nothing otherwise)"
-    both = Intake(files=("collate.py", "sharding.py"))
+    both = Intake(files=(first, second))
     assert grading_key(a, 0, both) != grading_key(b, 0, both)
-    assert grading_key(a, 0, both) == grading_key(a, 0, Intake(files=("collate.py", "sharding.py")))
+    assert grading_key(a, 0, both) == grading_key(a, 0, Intake(files=(first, second)))
     assert grading_key(a, 0, both) != grading_key(a, 1, both)
-    refused = Intake(files=("collate.py",), problems={"sharding.py": "exercises/sharding.py is a symbolic link"})
+    refused = Intake(files=(first,), problems={second: f"exercises/{second} is a symbolic link"})
     assert grading_key(a, 0, refused) != grading_key(a, 0, both)
 
 
@@ -359,8 +361,10 @@ def test_annotate_names_the_file_and_why_in_the_result():
                           ExerciseResult("tokens", [CheckResult("c", "tokens", "passed", 1, 1)])], seed=0, duration_s=1,
                          integrity_flags=["ignored extra file conftest.py in the submission"])
     why = "exercises/collate.py is a symbolic link in the submitted commit: commit the file itself"
-    annotate(result, Intake(files=("tokens.py",), problems={"collate.py": why, "bucketing.py": "exercises/bucketing.py is missing"},
-                            missing=("bucketing.py",), notes=["exercises/Tokens.py beside exercises/tokens.py"]))
+    intake = Intake(files=("tokens.py",), problems={"collate.py": why}, missing=("bucketing.py",),
+                    notes=["exercises/Tokens.py beside exercises/tokens.py"])
+    intake.problems["bucketing.py"] = "exercises/bucketing.py is missing"
+    annotate(result, intake)
     assert result.exercise("collate").note == why and all(c.message == why for c in result.exercise("collate").checks)
     assert result.integrity_flags == [f"not graded: {why}", "exercises/Tokens.py beside exercises/tokens.py",
                                       "ignored extra file conftest.py in the submission"]
