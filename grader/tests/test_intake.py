@@ -43,7 +43,8 @@ from grader.tests.git_http import USER, GitServer, Listener, basic
 from grader.tests.repository_corpus import Context, build_case, case_names, load_expect
 from grader.tools import git_credential, git_transport
 from grader.tools.batch import grading_key
-from grader.tools.intake import CONTRACT_FILE_MAX_BYTES, Intake, IntakeError, annotate, read_commit, read_folder
+from grader.tools.intake import CONTRACT_FILE_MAX_BYTES, Intake, IntakeError, annotate, read_commit
+from grader.tools.intake_folder import read_folder
 
 TOKEN = "ghs_fake_classroom_token_0123456789"
 LFS_FILTER = ('[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n'

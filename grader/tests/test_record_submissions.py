@@ -19,6 +19,7 @@ import pytest
 
 from grader.paths import REPO
 from grader.tests import stub_gh
+from grader.tools import github_api
 from grader.tools import record_submissions as rs
 
 DEADLINE = "2026-12-01T23:59:00+00:00"
@@ -44,7 +45,7 @@ def gh(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
     monkeypatch.setenv("STUB_GH_ANSWERS", str(path))
     monkeypatch.setenv("STUB_GH_LOG", str(log))
-    monkeypatch.setattr(rs, "GH_RETRY_PAUSE_S", 0.0)
+    monkeypatch.setattr(github_api, "GH_RETRY_PAUSE_S", 0.0)
 
     def calls() -> list[list[str]]:
         return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
@@ -134,8 +135,8 @@ def test_a_transient_failure_is_retried_a_bounded_number_of_times(gh):
     answers["repos/course/eve/releases?per_page=100"] = {"__gh__": {"exit": 1, "stderr": "gh: HTTP 502: Bad Gateway"}}
     save()
     found = record("course/eve")
-    assert "HTTP 502" in found.source and f"({rs.GH_ATTEMPTS} attempts)" in found.source
-    assert len(calls()) == rs.GH_ATTEMPTS
+    assert "HTTP 502" in found.source and f"({github_api.GH_ATTEMPTS} attempts)" in found.source
+    assert len(calls()) == github_api.GH_ATTEMPTS
 
 
 def test_one_bad_repository_never_stops_the_record(gh, tmp_path):

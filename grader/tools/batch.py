@@ -4,7 +4,7 @@
 SUBMISSIONS, one student each (the folder name is the student's name). A
 folder is either a submission itself (the five exercise files) or a
 checkout of the student template, whose ``exercises/`` folder is graded.
-The five files are read by :func:`grader.tools.intake.read_folder`
+The five files are read by :func:`grader.tools.intake_folder.read_folder`
 (``O_NOFOLLOW``, regular files only, at most 1 MB each).
 
 With ``--deadline`` and ``--server-record``, each student is graded at the
@@ -61,7 +61,8 @@ from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.report_files import write_text
 from grader.sandbox.jail import isolation
-from grader.tools.intake import Intake, IntakeError, annotate, read_commit, read_folder
+from grader.tools.intake import Intake, IntakeError, annotate, read_commit
+from grader.tools.intake_folder import read_folder
 from grader.tools.record_submissions import Submission, parse_time, read_record
 from grader.writers import class_summary_markdown, gradebook_csv, to_json, to_markdown
 
@@ -98,6 +99,8 @@ def take_in(folder: Path | None, submission: Submission | None, dest: Path, *, s
     if not submission.commit:
         raise BatchError(f"not graded: {submission.source}")
     if folder is not None:
+        if folder.is_symlink():
+            raise BatchError(f"the checkout {folder.name} is a symbolic link (to {os.readlink(folder)[:200]}): not graded")
         intake = read_commit(Path(os.path.abspath(folder)).as_uri(), submission.commit, dest, where="the checkout")
     else:
         intake = read_commit(f"{server.rstrip('/')}/{submission.repository}.git", submission.commit, dest, token=token)
@@ -187,8 +190,11 @@ def run_batch(submissions: Path | None, out: Path, *, jobs: int = 2, seed: int =
             try:
                 intake, provenance = take_in(folder, submission, target, server=server, token=token)
                 key = grading_key(target, seed, intake)
-            except (IntakeError, BatchError, OSError) as exc:
-                errors[student] = str(exc) or type(exc).__name__
+            except (IntakeError, BatchError) as exc:
+                errors[student] = str(exc)
+                continue
+            except Exception as exc:  # whatever one student's submission does, the batch goes on
+                errors[student] = f"could not read the submission: {type(exc).__name__}: {exc}"[:500]
                 continue
             key_file = out / "results" / f"{student}.key"
             if not force and key_file.is_file() and key_file.read_text() == key and (out / "results" / f"{student}.json").is_file():
@@ -329,7 +335,7 @@ def run(args) -> int:
               "a grade of record.", file=sys.stderr)
         return 2
     jail = "auto" if args.allow_weak_isolation else "required"
-    token = os.environ.get(args.token_env) if server else None
+    token = os.environ.pop(args.token_env, None) if server else None  # the graders never see it
     try:
         record = _record(args.deadline, args.server_record)
         rows = run_batch(args.submissions, args.out, jobs=args.jobs, seed=args.seed, record=record,

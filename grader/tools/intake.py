@@ -3,7 +3,7 @@
 Every path that grades what a student committed (the class workflow,
 ``batch --server-record``, ``batch --deadline`` on local checkouts, the GPU
 workflow) reads with :func:`read_commit`; ``batch FOLDER`` reads with
-:func:`read_folder`. Both write the accepted files, and nothing else, into a
+:func:`grader.tools.intake_folder.read_folder`, under the same rules. Both write the accepted files, and nothing else, into a
 fresh folder the grader then grades.
 
 Contracts
@@ -19,10 +19,11 @@ Contracts
   large, missing) that one file is left out and :attr:`Intake.problems` says
   which file and why, in a sentence for the student: the other files are
   graded. Nothing is ever followed: a link's target is not even read.
-* :func:`read_folder` opens each file with ``O_NOFOLLOW | O_NONBLOCK`` from
-  a folder opened without following links: regular files only, the same
-  cap, read up to the cap and no further (``/proc/self/mem``, ``/proc/kmsg``,
-  a FIFO or ``/proc/self/pagemap`` under a contract name costs that file only).
+* :func:`grader.tools.intake_folder.read_folder` opens each file with
+  ``O_NOFOLLOW | O_NONBLOCK`` from a folder opened without following links:
+  regular files only, the same cap, read up to the cap and no further
+  (``/proc/self/mem``, ``/proc/kmsg``, a FIFO or ``/proc/self/pagemap``
+  under a contract name costs that file only).
 * Whatever is wrong with the submission as a whole (no such commit, an
   ``exercises`` that is a link, an unreadable folder) raises
   :class:`IntakeError` with the reason: the caller makes it that student's
@@ -34,10 +35,8 @@ Contracts
 
 from __future__ import annotations
 
-import errno
 import os
 import shutil
-import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -90,8 +89,11 @@ def read_commit(url: str, want: str, dest: Path, *, token: str | None = None, wh
         except (FetchError, ValueError) as exc:
             raise IntakeError(str(exc)) from None
         except subprocess.TimeoutExpired:
-            raise IntakeError(f"a local git command on the commit fetched from {url} did not finish") from None
-        return _read_tree(work / "repo.git", commit, dest, options, env)
+            raise IntakeError(f"preparing the fetch from {url} did not finish (git init or remote)") from None
+        try:
+            return _read_tree(work / "repo.git", commit, dest, options, env)
+        except subprocess.TimeoutExpired:
+            raise IntakeError(f"reading the commit fetched from {url} did not finish (git ls-tree or cat-file)") from None
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -115,9 +117,9 @@ def _read_tree(repo: Path, commit: str, dest: Path, options: list[str], env: dic
     wanted = {}
     for name in CONTRACT_FILES:
         path = prefix + name
-        _note_case_twins(intake, name, entries, prefix)
+        note_case_twins(intake, name, entries, prefix)
         if name not in entries:
-            intake.problems[name] = f"{path} is missing from the submitted commit{_case_hint(name, entries, prefix)}"
+            intake.problems[name] = f"{path} is missing from the submitted commit{case_hint(name, entries, prefix)}"
             intake.missing += (name,)
             continue
         mode, kind, oid = entries[name]
@@ -140,7 +142,7 @@ def _read_tree(repo: Path, commit: str, dest: Path, options: list[str], env: dic
             intake.problems[name] = (f"{path} is a Git LFS pointer in the submitted commit, not the file: commit the file "
                                      "itself (not through LFS: remove its filter=lfs line from .gitattributes)")
             continue
-        _write(dest / name, content)
+        write_file(dest / name, content)
         intake.files += (name,)
     return intake
 
@@ -179,118 +181,20 @@ def _case_twins(name: str, names, prefix: str) -> list[str]:
     return sorted(prefix + other for other in names if other != name and other.lower() == name.lower())
 
 
-def _case_hint(name: str, names, prefix: str) -> str:
+def case_hint(name: str, names, prefix: str) -> str:
     twins = _case_twins(name, names, prefix)
     return f" (there is {', '.join(twins)}: file names are case-sensitive, name it {name})" if twins else ""
 
 
-def _note_case_twins(intake: Intake, name: str, names, prefix: str) -> None:
+def note_case_twins(intake: Intake, name: str, names, prefix: str) -> None:
     if name in names and (twins := _case_twins(name, names, prefix)):
         intake.notes.append(f"{', '.join(twins)} beside {prefix}{name}: only {prefix}{name} is graded")
 
 
-def _write(path: Path, content: bytes) -> None:
+def write_file(path: Path, content: bytes) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     with os.fdopen(fd, "wb") as out:
         out.write(content)
-
-
-# ---------------------------------------------------------------------------- from a folder
-
-
-def read_folder(folder: Path, dest: Path) -> Intake:
-    """Copy the accepted contract files of a local submission folder (or of its ``exercises/``) into ``dest``.
-
-    Raises IntakeError when the folder itself, or its ``exercises``, is a
-    link or cannot be opened.
-    """
-    dest.mkdir(parents=True, exist_ok=True)
-    try:
-        top = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-    except OSError as exc:
-        raise IntakeError(f"the submission folder cannot be opened ({_why(exc)}): not graded") from None
-    try:
-        prefix, base = "", top
-        try:
-            info = os.lstat(FOLDER, dir_fd=top)
-        except FileNotFoundError:
-            info = None
-        if info is not None and stat.S_ISLNK(info.st_mode):
-            target = os.readlink(FOLDER, dir_fd=top)
-            raise IntakeError(f"{FOLDER} is a symbolic link (to {target[:200]}), not a folder: not graded")
-        if info is not None and stat.S_ISDIR(info.st_mode):
-            try:
-                base = os.open(FOLDER, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=top)
-            except OSError as exc:
-                raise IntakeError(f"{FOLDER}/ cannot be opened ({_why(exc)}): not graded") from None
-            prefix = f"{FOLDER}/"
-        try:
-            return _read_files(base, prefix, dest)
-        finally:
-            if base != top:
-                os.close(base)
-    finally:
-        os.close(top)
-
-
-def _read_files(base: int, prefix: str, dest: Path) -> Intake:
-    intake = Intake()
-    try:
-        names = os.listdir(base)
-    except OSError as exc:
-        raise IntakeError(f"{prefix or 'the submission folder'} cannot be listed ({_why(exc)}): not graded") from None
-    for name in CONTRACT_FILES:
-        path = prefix + name
-        _note_case_twins(intake, name, names, prefix)
-        problem, content = _read_one(base, name)
-        if problem == "missing":
-            intake.problems[name] = f"{path} is missing from the submission{_case_hint(name, names, prefix)}"
-            intake.missing += (name,)
-        elif problem:
-            intake.problems[name] = f"{path} {problem}"
-        else:
-            _write(dest / name, content)
-            intake.files += (name,)
-    return intake
-
-
-def _read_one(base: int, name: str) -> tuple[str, bytes]:
-    """("", content) for an accepted file, else (what is wrong, b"")."""
-    try:
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY, dir_fd=base)
-    except FileNotFoundError:
-        return "missing", b""
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return "is a symbolic link: submit the file itself", b""
-        return f"could not be opened ({_why(exc)})", b""
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return "is not a regular file (a folder, FIFO or device): submit a plain .py file", b""
-        if info.st_size > CONTRACT_FILE_MAX_BYTES:
-            return f"is larger than {CONTRACT_FILE_MAX_BYTES:,} bytes: a contract file is a .py of a few kB", b""
-        chunks, size = [], 0
-        while size <= CONTRACT_FILE_MAX_BYTES:
-            chunk = os.read(fd, min(1 << 16, CONTRACT_FILE_MAX_BYTES + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        return f"could not be read ({_why(exc)})", b""
-    finally:
-        os.close(fd)
-    if size > CONTRACT_FILE_MAX_BYTES:
-        return f"is larger than {CONTRACT_FILE_MAX_BYTES:,} bytes: a contract file is a .py of a few kB", b""
-    content = b"".join(chunks)
-    if is_lfs_pointer(content):
-        return "is a Git LFS pointer, not the file: submit the file itself (git lfs pull, or commit it without LFS)", b""
-    return "", content
-
-
-def _why(exc: OSError) -> str:
-    return exc.strerror or type(exc).__name__
 
 
 # ---------------------------------------------------------------------------- into the result
