@@ -15,11 +15,13 @@ Adding a student is one line in :data:`STUDENTS`. Tests get the built class
 from :func:`shared_class`, which builds it once per test run, whichever
 pytest-xdist worker asks first (the others wait on a file lock and reuse
 it); :func:`once` does the same for anything else a run should make once
-(the class's grading, say).
+(the class's grading, say), and :func:`attacker_listener` listens where the
+hostile repositories send git-lfs and submodules, one test at a time.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -33,6 +35,7 @@ from typing import Callable
 
 from grader.paths import REPO
 from grader.registry import EXERCISES
+from grader.tests.git_http import Listener
 from grader.tests.gitrepos import Repository
 from grader.tests.repository_corpus import Context, build_case, contract, load_expect
 from grader.tools import corpus
@@ -40,7 +43,8 @@ from grader.tools import corpus
 OWNER = "course"
 DEADLINE = "2026-12-01T23:59:00+00:00"
 POINTS = 20  # every exercise is worth 20 (grader/engine/rubric.toml)
-#: The address the hostile repositories aim at (lfs.url, a submodule's URL): not the git server's host.
+#: The address the hostile repositories aim at (lfs.url, a submodule's URL): not the git server's host
+#: (127.0.0.1), nor the one the tests' own listeners use (127.0.0.3), so no other bind can take its port.
 ATTACKER_HOST = "127.0.0.2"
 
 
@@ -134,6 +138,19 @@ def once(name: str, make: Callable[[Path], dict]) -> dict:
         result = make(folder)
         done.write_text(json.dumps(result))
         return result
+
+
+@contextlib.contextmanager
+def attacker_listener(klass: BuiltClass):
+    """The listener at the address the class's hostile repositories aim at, for one test at a time.
+
+    Held under a file lock: another xdist worker that wants it waits instead of
+    failing to bind the same address.
+    """
+    with open(run_folder() / "attacker.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with Listener(*klass.attacker) as listener:
+            yield listener
 
 
 def shared_class() -> BuiltClass:

@@ -33,8 +33,8 @@ import pytest
 from grader.paths import REPO
 from grader.registry import EXERCISES
 from grader.tests import stub_gh
-from grader.tests.class_of_30 import once, shared_class
-from grader.tests.git_http import USER, GitServer, Listener, basic
+from grader.tests.class_of_30 import attacker_listener, once, shared_class
+from grader.tests.git_http import USER, GitServer, basic
 from grader.tests.repository_corpus import case_names
 from grader.tests.workflow_steps import StepRunner, load, run_job
 
@@ -90,7 +90,7 @@ def grade_the_class(root: Path) -> dict:
               "inputs.deadline": "2026-12-01T23:59:00+00:00"}
     job("list", root / "temp-list", values)
     matrix = json.loads(values["steps.split.outputs.matrix"])["include"]
-    with Listener(*klass.attacker) as attacker, GitServer(klass.server, TOKEN) as github:
+    with attacker_listener(klass) as attacker, GitServer(klass.server, TOKEN) as github:
         servers = {0: github.url, 1: klass.server.as_uri()}
         for entry in matrix:
             number = entry["slice"]
