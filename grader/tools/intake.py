@@ -3,8 +3,9 @@
 Every path that grades what a student committed (the class workflow,
 ``batch --server-record``, ``batch --deadline`` on local checkouts, the GPU
 workflow) reads with :func:`read_commit`; ``batch FOLDER`` reads with
-:func:`grader.tools.intake_folder.read_folder`, under the same rules. Both write the accepted files, and nothing else, into a
-fresh folder the grader then grades.
+:func:`grader.tools.intake_folder.read_folder`, under the same rules. Both
+write the accepted files, and nothing else, into a fresh folder the grader
+then grades.
 
 Contracts
 ---------
