@@ -1,7 +1,10 @@
 """Real git repositories for the tests, written object by object: no work tree, ever.
 
 :class:`Repository` makes a bare repository configured like a GitHub
-repository is served (filters allowed, reachable commits fetchable by id)
+repository is served: filters allowed, and reachable commits fetchable by
+id (``uploadpack.allowReachableSHA1InWant``: git's protocol v0 refuses a
+want by id without it; v2, which the reader asks for, serves any object
+the server has, reachable or not)
 and writes commits whose tree is exactly what the test says, entries git
 would never let a work tree hold included: a symbolic link to
 ``/proc/self/mem`` (:class:`Link`), a submodule entry (:class:`Gitlink`),
