@@ -29,6 +29,7 @@ COMMANDS = {
     "record-submissions": "grader.tools.record_submissions",
     "batch": "grader.tools.batch",
     "merge": "grader.tools.merge",
+    "grade-commit": "grader.tools.grade_commit",
     "bench": "grader.tools.bench",
     "scoreboard": "grader.tools.scoreboard",
     "contract": "grader.tools.contract_readme",

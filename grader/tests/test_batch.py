@@ -1,4 +1,8 @@
-"""`python -m grader batch` and `merge`: a small class of stubs, partial work and git checkouts."""
+"""`python -m grader batch` on local folders: a hostile folder is one row, a deadline reads a checkout's commit.
+
+The class of 30 (test_class_of_30.py) grades recorded commits fetched from a
+server, through the class workflow's own scripts, and merges the slices.
+"""
 
 import csv
 import io
@@ -33,11 +37,15 @@ def git(folder, *args, date=None):
 
 @pytest.fixture(scope="module")
 def klass(tmp_path_factory):
-    """stub: the stubs; partial: only collate done; late: a checkout whose solution came after the deadline."""
+    """alice: the stubs; mallory: five links (/proc/self/mem, /proc/kmsg, /proc/self/pagemap, alice's file,
+    /etc/shadow); late: a checkout whose solution came after the deadline."""
     root = tmp_path_factory.mktemp("class")
-    copy_files(REPO / "exercises", root / "stub")
-    copy_files(REPO / "exercises", root / "partial")
-    shutil.copy(REPO / "solutions" / "collate.py", root / "partial" / "collate.py")
+    copy_files(REPO / "exercises", root / "alice" / "exercises")
+    mallory = root / "mallory" / "exercises"
+    mallory.mkdir(parents=True)
+    for name, target in zip(FILES, ("/proc/self/mem", "/proc/kmsg", "/proc/self/pagemap",
+                                    "../../alice/exercises/bucketing.py", "/etc/shadow")):
+        (mallory / name).symlink_to(target)
     late = root / "late"
     copy_files(REPO / "exercises", late / "exercises")
     git(late, "init", "-q")
@@ -71,46 +79,45 @@ def gradebook(out):
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-def test_batch_grades_each_student_and_honours_the_deadline(klass, tmp_path):
-    """late's second commit reached the server after the deadline: the record (server times) says so, and
-    batch grades the first commit; students without history are graded as they are."""
-    out, deadline = tmp_path / "out", "2026-11-02T00:00:00+00:00"
-    record = server_record(tmp_path / "record.json", deadline, {"late": head(klass / "late", "HEAD~1")})
-    proc = batch(klass, "--out", out, "--jobs", "2", "--deadline", deadline, "--server-record", record)
+def test_batch_grades_each_folder_and_a_hostile_one_is_only_its_own_row(klass, tmp_path):
+    """Before the intake issue a link to /proc/self/mem stopped the whole batch (EIO in grading_key) and one to
+    /proc/kmsg blocked it; now mallory is a row whose flags name each file, and everyone is graded."""
+    out = tmp_path / "out"
+    proc = batch(klass, "--out", out, "--jobs", "2")
     assert proc.returncode == 0, proc.stderr
     book = gradebook(out)
-    assert set(book) == {"stub", "partial", "late"}
-    assert book["stub"]["status"] == "grader error" and "no entry for this student" in book["stub"]["error"]
-    assert book["late"]["collate"] == "0", "the commit after the deadline must not count"
-    assert book["late"]["commit"] == head(klass / "late", "HEAD~1") and book["late"]["server_time"] == "2026-11-01T10:00:05Z"
-    assert "--deadline and --server-record go together" in batch(klass, "--out", out, "--deadline", deadline).stderr
-    proc = batch(klass, "--out", out, "--jobs", "2")  # no deadline: every folder as it is
-    book = gradebook(out)
-    assert book["stub"]["score"] == "0" and book["partial"]["collate"] == "20" and book["partial"]["score"] == "20"
+    assert set(book) == {"alice", "mallory", "late"} and all(r["status"] == "graded" for r in book.values()), book
+    assert book["alice"]["score"] == "0" and book["late"]["collate"] == "20" and book["late"]["score"] == "20"
+    assert book["mallory"]["score"] == "0"
+    for name in FILES:
+        assert f"not graded: exercises/{name} is a symbolic link: submit the file itself" in book["mallory"]["integrity_flags"]
+    assert "exercises/collate.py is a symbolic link: submit the file itself" in (out / "feedback" / "mallory.md").read_text()
     for student in book:
         assert (out / "results" / f"{student}.json").is_file() and (out / "feedback" / f"{student}.md").is_file()
     assert "Students: 3" in (out / "summary.md").read_text()
 
-    assert book["late"]["collate"] == "20" and proc.returncode == 0  # late's newest commit
-    again = batch(klass, "--out", out)
-    assert again.returncode == 0
-    assert gradebook(out)["stub"]["duration_s"] == book["stub"]["duration_s"], "unchanged students are not graded again"
-
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-def test_merge_combines_slices(klass, tmp_path):
-    slices = []
-    for i, student in enumerate(("stub", "partial")):
-        part = tmp_path / f"slice{i}"
-        copy_files(klass / student, part / "in" / student)
-        assert batch(part / "in", "--out", part / "out").returncode == 0
-        slices.append(part / "out")
-    proc = subprocess.run([sys.executable, "-m", "grader", "merge", *map(str, slices), "--out", str(tmp_path / "all")],
-                          cwd=REPO, capture_output=True, text=True, timeout=120)
+def test_batch_honours_the_deadline_on_local_checkouts(klass, tmp_path):
+    """late's second commit reached the server after the deadline: the record (server times) says so, and batch
+    reads the first commit from the checkout over file:// into a fresh repository (the checkout is not touched)."""
+    out, deadline = tmp_path / "out", "2026-11-02T00:00:00+00:00"
+    first = head(klass / "late", "HEAD~1")
+    record = server_record(tmp_path / "record.json", deadline, {"late": first, "mallory": first})
+    proc = batch(klass, "--out", out, "--jobs", "2", "--deadline", deadline, "--server-record", record)
     assert proc.returncode == 0, proc.stderr
-    assert set(gradebook(tmp_path / "all")) == {"stub", "partial"}
-    assert (tmp_path / "all" / "feedback" / "partial.md").is_file()
+    book = gradebook(out)
+    assert set(book) == {"alice", "mallory", "late"}
+    assert book["alice"]["status"] == "grader error" and "no entry for this student" in book["alice"]["error"]
+    assert book["mallory"]["status"] == "grader error" and "the checkout has no git repository at file:" in book["mallory"]["error"]
+    assert book["late"]["collate"] == "0", "the commit after the deadline must not count"
+    assert book["late"]["commit"] == first and book["late"]["server_time"] == "2026-11-01T10:00:05Z"
+    assert head(klass / "late") != first, "the checkout is left as it was"
+    assert "--deadline and --server-record go together" in batch(klass, "--out", out, "--deadline", deadline).stderr
+    again = batch(klass, "--out", out, "--deadline", deadline, "--server-record", record)
+    assert again.returncode == 0
+    assert gradebook(out)["late"]["duration_s"] == book["late"]["duration_s"], "unchanged students are not graded again"
 
 
 def test_a_student_the_grader_cannot_grade_gets_an_error_row(tmp_path):
@@ -128,6 +135,10 @@ def test_a_student_the_grader_cannot_grade_gets_an_error_row(tmp_path):
     (["no/such/folder", "--out", "x"], "does not exist"),
     (["grader", "--out", "x", "--deadline", "next friday"], "ISO 8601"),
     (["grader", "--out", "x", "--jobs", "0"], "at least 1"),
+    (["--out", "x"], "give a SUBMISSIONS folder, or --from-server"),
+    (["grader", "--out", "x", "--from-server", "https://github.com"], "either a SUBMISSIONS folder or --from-server"),
+    (["--out", "x", "--from-server", "https://github.com"], "give --deadline and --server-record"),
+    (["--out", "x", "--from-server", "https://x-access-token:t@github.com", "--server-record", "r"], "no credentials in it"),
 ])
 def test_bad_batch_arguments_exit_2(args, message):
     proc = batch(*args)

@@ -11,6 +11,7 @@ from grader.tools.scoreboard import corpus_ids, holds, outcomes, read_junit, ren
 WRONG = [e.id for e in corpus.entries("wrong")]
 RIGHT = [e.id for e in corpus.entries("right")]
 HOSTILE = corpus_ids()["hostile"]
+REPOSITORIES = corpus_ids()["repositories"]
 
 
 def case(function: str, entry: str, body: str = "", time: float = 2.0) -> str:
@@ -38,6 +39,8 @@ def test_counts_come_from_the_corpus_and_missing_entries_are_not_run(tmp_path):
     assert f"{len(HOSTILE) - 1}/{len(HOSTILE)}" in line(text, "hostile submissions contained")
     assert f"{WRONG[0]}: failed: scored full marks" in text
     assert f"{HOSTILE[-1]}: not run" in text
+    assert f"0/{len(REPOSITORIES)}" in line(text, "hostile repositories contained") and len(REPOSITORIES) >= 10
+    assert f"[hostile repositories contained] {REPOSITORIES[0]}: not run" in text
     assert not holds(by_kind)
 
 
@@ -46,10 +49,12 @@ def test_public_catch_rate_per_exercise_and_the_hidden_reasons(tmp_path):
     cases = [case("test_wrong_answer_loses_points_with_a_message", e) for e in WRONG]
     cases += [case("test_right_answer_scores_full_marks", e) for e in RIGHT]
     cases += [case("test_hostile_submission", h) for h in HOSTILE]
+    cases += [case("test_hostile_repository", r) for r in REPOSITORIES]
     cases += [case("test_public_tests_catch_wrong_answer", e) for e in WRONG[1:]]
     cases.append(case("test_public_tests_catch_wrong_answer", hidden, '<skipped type="pytest.xfail" message="hidden on purpose: x"/>'))
     by_kind = outcomes(read_junit(report(tmp_path, cases)))
     text = render(by_kind)
+    assert f"{len(REPOSITORIES)}/{len(REPOSITORIES)}" in line(text, "hostile repositories contained")
     assert f"{len(WRONG) - 1}/{len(WRONG)}" in line(text, "wrong answers the public tests catch")
     assert "left to the grader on purpose" in text and hidden in text
     assert holds(by_kind)

@@ -14,9 +14,10 @@
   released template (with the stubs, and with the reference solutions) with
   the grader of this working tree, served from a local git repository: the
   job is green exactly at full marks (see :func:`test_student_workflow_runs_locally`).
-* The class-grading workflow's steps run against local student repositories,
-  with GitHub's API answered by a stand-in ``gh``: a commit pushed after the
-  deadline is not graded, whatever its own date says.
+* The class-grading workflow's list step runs here; its grade and merge
+  jobs run on the shared class of 30 in ``test_class_of_30.py``. Every
+  script a workflow calls exists under ``.github/scripts/``, and every one
+  there is called.
 """
 
 from __future__ import annotations
@@ -30,10 +31,13 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
+from grader.tests import stub_gh
+from grader.tests.class_of_30 import shared_class
+from grader.tests.git_http import USER, GitServer, basic
+from grader.tests.workflow_steps import EXPRESSION, StepRunner, called_scripts, load, run_job, run_scripts, step, steps
 from grader.tools.publish import publish
 from grader.tools.release import release
 
@@ -55,28 +59,6 @@ ALLOWED_ACTIONS = {
     "actions/download-artifact@v8",
 }
 CPU_TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
-EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
-
-
-def load(path: Path) -> dict:
-    """A workflow as data. (PyYAML reads the key ``on`` as True; it is put back as "on".)"""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if True in data:
-        data["on"] = data.pop(True)
-    return data
-
-
-def steps(workflow: dict, job: str | None = None) -> list[dict]:
-    jobs = workflow["jobs"]
-    return jobs[job or next(iter(jobs))]["steps"]
-
-
-def step(workflow: dict, step_id: str, job: str | None = None) -> dict:
-    return next(s for s in steps(workflow, job) if s.get("id") == step_id)
-
-
-def run_scripts(workflow: dict) -> str:
-    return "\n".join(s.get("run", "") for job in workflow["jobs"].values() for s in job["steps"])
 
 
 def torch_pin() -> str:
@@ -189,11 +171,27 @@ def test_student_workflow_runs_the_repositorys_commands():
 def test_instructor_workflows_run_the_repositorys_commands():
     ci = load(REPO / ".github" / "workflows" / "ci.yml")
     assert "bash .ci/run" in run_scripts(ci)
-    batch = run_scripts(load(REPO / ".github" / "workflows" / "grade-class.yml"))
-    assert "-m grader batch" in batch and "--deadline" in batch and "-m grader merge" in batch
+    batch = run_scripts(load(REPO / ".github" / "workflows" / "grade-class.yml"), follow=True)
+    assert '-m grader batch --from-server "$GITHUB_SERVER_URL"' in batch and "--deadline" in batch
+    assert "-m grader record-submissions" in batch and "-m grader merge" in batch
     gpu = load(REPO / ".github" / "workflows" / "gpu-grade.yml")
     assert gpu["jobs"]["grade"]["runs-on"] == ["self-hosted", "gpu"]
-    assert re.search(r"-m grader grade .*--gpu on", run_scripts(gpu))
+    assert re.search(r"-m grader grade-commit [^\n]*(\\\n[^\n]*)?--gpu on", run_scripts(gpu, follow=True))
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_instructor_workflows_never_clone_or_hand_out_the_token(path):
+    """No student repository is cloned or checked out, and no askpass answers for any host (intake, rows 1-2)."""
+    scripts = run_scripts(load(path), follow=True)
+    assert not re.search(r"git\b[^\n]*\b(clone|checkout)\b", scripts), f"{path.name} clones or checks out"
+    assert "ASKPASS" not in scripts.upper(), f"{path.name}: the token goes to git only through the scoped helper"
+
+
+def test_every_script_is_called_by_a_workflow():
+    called = {p for path in WORKFLOWS for p in called_scripts(run_scripts(load(path)))}
+    assert called, "the workflows call no script under .github/scripts/"
+    assert all(p.is_file() for p in called), sorted(map(str, called))
+    assert set((REPO / ".github" / "scripts").iterdir()) == called, "a script under .github/scripts/ no workflow calls"
 
 
 @pytest.mark.parametrize("path", ALL_WORKFLOWS, ids=lambda p: p.name)
@@ -217,44 +215,6 @@ def test_student_readme_pins_the_same_torch():
 # --------------------------------------------------------------------------
 
 
-class StepRunner:
-    """Runs ``run:`` steps as the GitHub runner does: ``bash --noprofile --norc -eo pipefail``,
-    the step's ``env:`` with its expressions resolved from :attr:`values`, a fresh
-    ``$GITHUB_OUTPUT`` per step, whose outputs become ``steps.<id>.outputs.<name>``."""
-
-    def __init__(self, base_env: dict[str, str], values: dict[str, str], cwd: Path):
-        self.base_env, self.values, self.cwd = base_env, values, cwd
-        self.outcomes: dict[str, int] = {}
-        self.logs: dict[str, str] = {}
-
-    def resolve(self, text: str) -> str:
-        def one(match):
-            if match.group(1) not in self.values:
-                raise KeyError(f"the local run does not know ${{{{ {match.group(1)} }}}}")
-            return self.values[match.group(1)]
-        return EXPRESSION.sub(one, str(text))
-
-    def run(self, s: dict, timeout: float = 600) -> int:
-        key = s.get("id") or s["name"]
-        tmp = Path(self.base_env["RUNNER_TEMP"])
-        output = tmp / f"output-{len(self.outcomes)}"
-        output.write_text("")
-        env = {**self.base_env, "GITHUB_OUTPUT": str(output)}
-        env.update({k: self.resolve(v) for k, v in s.get("env", {}).items()})
-        script = tmp / f"step-{len(self.outcomes)}.sh"
-        script.write_text(s["run"])
-        cwd = Path(self.resolve(s["working-directory"])) if "working-directory" in s else self.cwd
-        done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=cwd,
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
-        self.outcomes[key] = done.returncode
-        self.logs[key] = done.stdout
-        if s.get("id"):
-            for line in output.read_text().splitlines():
-                name, _, value = line.partition("=")
-                self.values[f"steps.{s['id']}.outputs.{name}"] = value
-        return done.returncode
-
-
 def grade_command_available() -> bool:
     return subprocess.run([sys.executable, "-m", "grader", "grade", "--help"], cwd=REPO,
                           capture_output=True, timeout=60).returncode == 0
@@ -272,25 +232,6 @@ def serve_grader(server: Path) -> str:
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "grader"]):
         subprocess.run([*git, *args], cwd=src, check=True, capture_output=True)
     return "course/grader"
-
-
-def run_job(runner: StepRunner, workflow: dict, job: str | None = None, skip_uses: bool = True) -> bool:
-    """Run a job's ``run:`` steps in order as the runner would; return whether the job is green.
-
-    A failed step fails the job unless it has ``continue-on-error``; later steps
-    still run when their ``if:`` asks for it (here: every step whose ``if``
-    starts with ``${{ !cancelled()``), otherwise they are skipped.
-    """
-    green = True
-    for s in steps(workflow, job):
-        if "uses" in s:
-            continue  # actions are emulated by the caller
-        if not green and not str(s.get("if", "")).startswith("${{ !cancelled()"):
-            continue
-        status = runner.run(s)
-        if status != 0 and not s.get("continue-on-error"):
-            green = False
-    return green
 
 
 @pytest.mark.slow
@@ -355,110 +296,77 @@ def test_student_workflow_runs_locally(tmp_path, submission):
 
 
 def test_class_workflow_splits_the_repositories(tmp_path):
-    """The list and split steps of grade-class.yml: every repository in exactly one slice."""
+    """The list job of grade-class.yml (.github/scripts/list-repositories.py): every repository in exactly one slice."""
     workflow = load(REPO / ".github" / "workflows" / "grade-class.yml")
     temp = tmp_path / "runner-temp"
     temp.mkdir()
     repos = [f"course/lab-student{i:02d}" for i in range(11)]
     values = {"secrets.CLASSROOM_TOKEN": "", "inputs.repositories": ", ".join(repos[:6]) + "\n" + " ".join(repos[6:]),
               "inputs.organization": "", "inputs.assignment_prefix": "", "inputs.slices": "4"}
-    runner = StepRunner({**os.environ, "RUNNER_TEMP": str(temp)}, values, cwd=tmp_path)
-    for s in steps(workflow, "list"):
-        assert runner.run(s) == 0, runner.logs
+    runner = StepRunner({**os.environ, "RUNNER_TEMP": str(temp)}, values, cwd=REPO)
+    assert run_job(runner, workflow, "list"), runner.logs
     matrix = json.loads(values["steps.split.outputs.matrix"])["include"]
     assert [m["slice"] for m in matrix] == [0, 1, 2, 3] and values["steps.split.outputs.count"] == "11"
     assert sorted(r for m in matrix for r in m["repositories"].split()) == repos
 
     values["inputs.repositories"] = "course/ok, not a repo"
-    assert [runner.run(s) for s in steps(workflow, "list")][-1] != 0, "a malformed name must stop the run"
+    assert not run_job(runner, workflow, "list"), "a malformed name must stop the run"
+    assert "::error::not owner/name: a, not, repo" in runner.logs["split"]
+
+
+def test_class_workflow_lists_an_organisation(tmp_path):
+    """With organization and prefix the list comes from GitHub (the stand-in gh), filtered by the prefix."""
+    workflow = load(REPO / ".github" / "workflows" / "grade-class.yml")
+    temp, answers = tmp_path / "runner-temp", tmp_path / "answers.json"
+    temp.mkdir()
+    page = [{"name": n, "full_name": f"course/{n}"} for n in ("lab-ada", "lab-bob", "other-eve", "lab")]
+    answers.write_text(json.dumps({"orgs/course/repos?per_page=100": page}))
+    stub_gh.install(tmp_path / "bin")
+    env = {**os.environ, "RUNNER_TEMP": str(temp), "PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}",
+           "STUB_GH_ANSWERS": str(answers)}
+    values = {"secrets.CLASSROOM_TOKEN": "not-a-token", "inputs.repositories": " ", "inputs.organization": "course",
+              "inputs.assignment_prefix": "lab", "inputs.slices": "auto"}
+    runner = StepRunner(env, values, cwd=REPO)
+    assert run_job(runner, workflow, "list"), runner.logs
+    matrix = json.loads(values["steps.split.outputs.matrix"])["include"]
+    assert matrix == [{"slice": 0, "repositories": "course/lab-ada course/lab-bob"}]
+
+    answers.write_text(json.dumps({"orgs/course/repos?per_page=100": {"message": "Bad credentials"}}))
+    assert not run_job(runner, workflow, "list")
+    assert "is not a list of repositories" in runner.logs["split"]
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-def test_class_workflow_grades_and_merges_locally(tmp_path):
-    """The grade and merge jobs' run steps for two slices of one student each.
+def test_gpu_workflow_grades_one_commit_through_the_reader(tmp_path):
+    """gpu-grade.yml's grading step (.github/scripts/gpu-grade.sh) on the class's "symlinks" repository, over HTTP.
 
-    Students are released templates committed to local repositories. Bob
-    pushed a second commit after the deadline but dated it before the
-    deadline (``git commit --date``): the stand-in ``gh`` answers the
-    activity API as GitHub would (the push's server time), and batch must grade
-    the commit that was on the server at the deadline. Actions are emulated
-    (the checkout of this repository is a copy of grader/ with its tools but
-    without its tests, lab.toml and the requirements; download-artifact copies
-    the slices), pip is recorded, not run.
+    The runner's Python is a shim that records its arguments and turns ``--gpu on`` into ``--gpu off`` (no
+    CUDA here): the commit is read as blobs, never cloned, the links cost their exercises, the report names them.
     """
-    workflow = load(REPO / ".github" / "workflows" / "grade-class.yml")
-    server, bin_dir = tmp_path / "server", tmp_path / "bin"
-    bin_dir.mkdir()
-    workspace = tmp_path / "instructor-checkout"
-    shutil.copytree(REPO / "grader", workspace / "grader", ignore=shutil.ignore_patterns("tests", "__pycache__"))
-    for name in ("lab.toml", "requirements.txt", "requirements-instructor.txt"):
-        shutil.copy(REPO / name, workspace / name)
-    git = ["git", "-c", "user.name=s", "-c", "user.email=s@example.invalid", "-c", "init.defaultBranch=main"]
-    for student in ("lab-ada", "lab-bob"):
-        repo = server / "course" / f"{student}.git"  # as the URL "$GITHUB_SERVER_URL/owner/name.git" says
-        release(repo)
-        subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
-        subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
-        subprocess.run([*git, "commit", "-q", "-m", "start", "--date", "2026-01-01T00:00:00+00:00"], cwd=repo,
-                       check=True, env={**os.environ, "GIT_COMMITTER_DATE": "2026-01-01T00:00:00+00:00"})
-    late = server / "course" / "lab-bob.git" / "exercises" / "collate.py"
-    late.write_text("raise SystemExit('graded a commit pushed after the deadline')\n")
-    forged = "2026-01-15T00:00:00+00:00"  # before the deadline: the date the student wrote, not when it was pushed
-    subprocess.run([*git, "commit", "-q", "-am", "late", "--date", forged], cwd=late.parents[1], check=True,
-                   env={**os.environ, "GIT_COMMITTER_DATE": forged})
-    shim = bin_dir / "python"
-    shim.write_text(f'#!/bin/sh\nif [ "$1" = -m ] && [ "$2" = pip ]; then exit 0; fi\nexec "{sys.executable}" "$@"\n')
+    klass = shared_class()
+    student = klass.students["symlinks"]
+    workflow = load(REPO / ".github" / "workflows" / "gpu-grade.yml")
+    grading = next(s for s in steps(workflow) if s.get("name") == "Grade with the GPU")
+    calls, shim = tmp_path / "calls.txt", tmp_path / "python"
+    shim.write_text(f'#!/bin/sh\necho "$*" >> "{calls}"\nfor a; do shift; [ "$a" = on ] && a=off; set -- "$@" "$a"; done\n'
+                    f'exec "{sys.executable}" "$@"\n')
     shim.chmod(0o755)
-    fixtures = tmp_path / "api"
-    for student in ("lab-ada", "lab-bob"):
-        repo = server / "course" / f"{student}.git"
-        commits = subprocess.run(["git", "rev-list", "--reverse", "HEAD"], cwd=repo, capture_output=True, text=True,
-                                 check=True).stdout.split()
-        pushes = [{"activity_type": "push", "ref": "refs/heads/main", "after": sha, "timestamp": when}
-                  for sha, when in zip(commits, ("2026-01-01T00:00:05Z", "2026-03-01T00:00:05Z"))]
-        (fixtures / "course" / student).mkdir(parents=True)
-        (fixtures / "course" / student / "activity.json").write_text(json.dumps([pushes]))
-    gh = bin_dir / "gh"
-    gh.write_text('#!/bin/sh\n# A stand-in for the GitHub CLI: the API answers of the fixtures folder.\n'
-                  'for arg; do path="$arg"; done\n'
-                  'case "$path" in\n'
-                  f'  repos/*/releases*) echo "[[]]" ;;\n'
-                  f'  repos/*/activity*) repo="${{path#repos/}}"; cat "{fixtures}/${{repo%%/activity*}}/activity.json" ;;\n'
-                  '  *) echo "unexpected gh call: $*" >&2; exit 1 ;;\n'
-                  'esac\n')
-    gh.chmod(0o755)
-
-    summary = tmp_path / "summary.md"
+    temp, summary = tmp_path / "runner-temp", tmp_path / "summary.md"
+    temp.mkdir()
     summary.write_text("")
-    slices = []
-    for number, student in enumerate(("course/lab-ada", "course/lab-bob")):
-        temp = tmp_path / f"runner-temp-{number}"
-        temp.mkdir()
-        env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "RUNNER_TEMP": str(temp),
-               "GITHUB_SERVER_URL": f"file://{server}", "GITHUB_STEP_SUMMARY": str(summary)}
-        values = {"secrets.CLASSROOM_TOKEN": "not-a-token", "matrix.repositories": student,
-                  "matrix.slice": str(number), "inputs.deadline": "2026-02-01T00:00:00+00:00"}
-        runner = StepRunner(env, values, cwd=workspace)
-        for s in steps(workflow, "grade"):
-            if "run" in s:
-                assert runner.run(s) == 0, f"{s['name']}:\n{runner.logs[s['name']][-3000:]}"
-        slices.append(workspace / "out" / f"slice-{number}")
-
-    temp = tmp_path / "runner-temp-merge"
-    for path in slices:
-        shutil.copytree(path, temp / "slices" / path.name)
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "RUNNER_TEMP": str(temp),
-           "GITHUB_STEP_SUMMARY": str(summary)}
-    runner = StepRunner(env, {}, cwd=workspace)
-    for s in steps(workflow, "merge"):
-        if "run" in s:
-            assert runner.run(s) == 0, f"{s['name']}:\n{runner.logs[s['name']][-3000:]}"
-    gradebook = (workspace / "gradebook" / "gradebook.csv").read_text()
-    assert {line.split(",")[0] for line in gradebook.splitlines()[1:]} == {"lab-ada", "lab-bob"}
-    # The commit on the server at the deadline (the stubs) was graded, not the one pushed later with a forged date.
-    assert "not implemented yet" in (workspace / "gradebook" / "feedback" / "lab-bob.md").read_text()
-    assert "after the deadline" not in (workspace / "gradebook" / "feedback" / "lab-bob.md").read_text()
-    rows = {line.split(",")[0]: line for line in gradebook.splitlines()[1:]}
-    assert "2026-01-01T00:00:05Z" in rows["lab-bob"] and "push to refs/heads/main" in rows["lab-bob"]
-    assert summary.read_text().count("## Class summary") == 1
+    token = "ghs_fake_token_for_the_gpu_workflow"
+    with GitServer(klass.server, token) as github:
+        env = {**os.environ, "PYTHON": str(shim), "RUNNER_TEMP": str(temp), "GITHUB_SERVER_URL": github.url,
+               "GITHUB_STEP_SUMMARY": str(summary)}
+        values = {"secrets.CLASSROOM_TOKEN": token, "inputs.repository": "course/symlinks", "inputs.ref": student["commit"],
+                  "inputs.seed": "7"}
+        runner = StepRunner(env, values, cwd=REPO)
+        assert runner.run(grading) == 0, runner.logs
+    assert "grade-commit" in calls.read_text() and "--gpu on" in calls.read_text()
+    report = json.loads((temp / "gpu-report" / "grade.json").read_text())
+    assert report["provenance"]["commit"] == student["commit"] and report["seed"] == 7
+    assert {e["name"]: e["score"] for e in report["exercises"]} == {e: float(p) for e, p in student["scores"].items()}
+    assert "exercises/collate.py is a symbolic link in the submitted commit" in summary.read_text()
+    assert any(r.authorization == basic(USER, token) for r in github.requests)
+    assert not any(p.name == ".git" or p.suffix == ".git" for p in temp.rglob("*")), "nothing is cloned"

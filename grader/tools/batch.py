@@ -4,23 +4,36 @@
 SUBMISSIONS, one student each (the folder name is the student's name). A
 folder is either a submission itself (the five exercise files) or a
 checkout of the student template, whose ``exercises/`` folder is graded.
-With ``--deadline`` and ``--server-record``, each git checkout is graded at
-the commit GitHub held at the deadline, as the record says (written by
+The five files are read by :func:`grader.tools.intake_folder.read_folder`
+(``O_NOFOLLOW``, regular files only, at most 1 MB each).
+
+With ``--deadline`` and ``--server-record``, each student is graded at the
+commit GitHub held at the deadline, as the record says (written by
 ``python -m grader record-submissions``, which asks GitHub for server times:
-a commit's own date can be forged), read with ``git show`` (the checkout is
-not touched); the gradebook says which commit, which server time and which
-push or Classroom 50 release each grade comes from.
+a commit's own date can be forged). That commit is read by
+:func:`grader.tools.intake.read_commit`: fetched alone into a fresh
+repository, never checked out, from the student's local checkout over
+``file://`` (SUBMISSIONS given), or with ``--from-server URL`` (and no
+SUBMISSIONS) from ``URL/<owner>/<name>.git`` for every repository in the
+record, the token of ``$CLASSROOM_TOKEN`` going to that server only. The
+gradebook says which commit, which server time and which push or Classroom
+50 release each grade comes from.
+
+A contract file that cannot be taken (a link, a submodule, an LFS pointer,
+too large, missing) costs its own exercise: the row's integrity flags and
+the exercise's feedback name the file and why. Anything wrong with a
+student's submission as a whole, or a grading that breaks the grader or
+outlives ``--timeout``, is that student's "grader error" row; the batch
+always goes on.
 
 Every student is graded by its own ``python -m grader grade`` process,
 ``--jobs`` at a time, with one seed for the whole class (so everyone gets
-the same inputs; it is in the gradebook). A submission that breaks the
-grader, or a grading that outlives ``--timeout``, gives that student a
-"grader error" row; the batch goes on. DIR then holds:
+the same inputs; it is in the gradebook). DIR then holds:
 
     results/<student>.json         the full result (the grade of record)
     results/<student>.error.txt    why a student has no result
-    results/<student>.key          what was graded (files' hash and seed): a rerun skips
-                                   students whose key is unchanged, unless --force
+    results/<student>.key          what was graded (files, their problems and the seed, framed and
+                                   hashed): a rerun skips students whose key is unchanged, unless --force
     feedback/<student>.md          the Markdown report, to hand back
     gradebook.csv                  one row per student
     summary.md                     the class summary
@@ -42,6 +55,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from grader.engine.results import GradeResult
 from grader.isolation import LEVELS, meets
@@ -49,11 +63,15 @@ from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.report_files import write_text
 from grader.sandbox.host import expected_isolation
-from grader.tools.record_submissions import parse_time, read_record
-from grader.writers import class_summary_markdown, gradebook_csv, to_json
+from grader.tools.intake import Intake, IntakeError, annotate, read_commit
+from grader.tools.intake_folder import read_folder
+from grader.tools.record_submissions import Submission, parse_time, read_record
+from grader.writers import class_summary_markdown, gradebook_csv, to_json, to_markdown
 from grader.writers.text import JSON_REPORT_BYTES
 
 GRADE_TIMEOUT_S = 900
+#: Variables a grading process never needs: the tokens of the class.
+SECRET_VARIABLES = ("CLASSROOM_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "GRADER_GIT_TOKEN")
 
 
 class BatchError(ValueError):
@@ -61,53 +79,54 @@ class BatchError(ValueError):
 
 
 def find_students(submissions: Path) -> dict[str, Path]:
-    """{student: folder} for every non-hidden folder directly under ``submissions``."""
+    """{student: folder} for every non-hidden folder (or link, refused later as that student's row) under ``submissions``."""
     if not submissions.is_dir():
         raise BatchError(f"submissions folder {submissions} does not exist")
-    students = {p.name: p for p in sorted(submissions.iterdir()) if p.is_dir() and not p.name.startswith(".")}
+    students = {p.name: p for p in sorted(submissions.iterdir())
+                if not p.name.startswith(".") and (p.is_symlink() or p.is_dir())}
     if not students:
         raise BatchError(f"{submissions} holds no student folders (one folder per student expected)")
     return students
 
 
-def exercise_folder(folder: Path) -> Path:
-    """Where the five files are: ``exercises/`` of a template checkout, else the folder itself.
+def take_in(folder: Path | None, submission: Submission | None, dest: Path, *, server: str | None = None,
+            token: str | None = None) -> tuple[Intake, dict]:
+    """Read one student's five files into ``dest``: (what was read, provenance for the result).
 
-    Raises BatchError when ``exercises`` is a symbolic link: it could lead
-    anywhere on the grading machine, this repository's solutions/ included.
+    Without a ``submission`` (no deadline) from ``folder`` as it is; with
+    one, its commit from ``folder`` (a local checkout) or from ``server``.
+    Raises IntakeError (or BatchError) with the reason for that student's row.
     """
-    exercises = folder / "exercises"
-    if exercises.is_symlink():
-        raise BatchError(f"exercises is a symbolic link (to {os.readlink(exercises)}), not a folder: not graded")
-    return exercises if exercises.is_dir() else folder
+    if submission is None:
+        return read_folder(folder, dest), {}
+    if not submission.commit:
+        raise BatchError(f"not graded: {submission.source}")
+    if folder is not None:
+        if folder.is_symlink():
+            raise BatchError(f"the checkout {folder.name} is a symbolic link (to {os.readlink(folder)[:200]}): not graded")
+        intake = read_commit(Path(os.path.abspath(folder)).as_uri(), submission.commit, dest, where="the checkout")
+    else:
+        intake = read_commit(f"{server.rstrip('/')}/{submission.repository}.git", submission.commit, dest, token=token)
+    return intake, {"commit": intake.commit, "server_time": submission.server_time, "source": submission.source}
 
 
-def snapshot_at_commit(folder: Path, commit: str, dest: Path) -> None:
-    """Copy the exercise files of ``commit`` (from the checkout's history) into ``dest``.
+def grading_key(folder: Path, seed: int, intake: Intake) -> str:
+    """A hash of what would be graded: the seed, and each contract file's name, bytes or problem, every part length-prefixed."""
+    digest = hashlib.sha256()
 
-    Raises BatchError when the checkout does not have that commit (clone the
-    whole history, not a shallow copy).
-    """
-    def git(*args, text=True):
-        return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=text, timeout=60)
+    def frame(data: bytes) -> None:
+        digest.update(len(data).to_bytes(8, "big") + data)
 
-    if git("cat-file", "-e", f"{commit}^{{commit}}").returncode != 0:
-        raise BatchError(f"the checkout has no commit {commit[:12]} (the one on the server at the deadline); "
-                         "clone its whole history")
-    prefix = "exercises/" if git("cat-file", "-e", f"{commit}:exercises").returncode == 0 else ""
-    dest.mkdir(parents=True, exist_ok=True)
+    frame(b"grading-key/2")
+    frame(str(seed).encode())
     for name in CONTRACT_FILES:
-        shown = git("show", f"{commit}:{prefix}{name}", text=False)
-        if shown.returncode == 0:
-            (dest / name).write_bytes(shown.stdout)
-
-
-def grading_key(folder: Path, seed: int) -> str:
-    """A hash of what would be graded: the five files' bytes and the seed."""
-    digest = hashlib.sha256(f"seed={seed}".encode())
-    for name in CONTRACT_FILES:
-        path = folder / name
-        digest.update(name.encode() + (path.read_bytes() if path.is_file() else b"<missing>"))
+        frame(name.encode())
+        if name in intake.files:
+            frame(b"file")
+            frame((folder / name).read_bytes())
+        else:
+            frame(b"problem")
+            frame(intake.problems.get(name, "missing").encode())
     return digest.hexdigest()
 
 
@@ -116,8 +135,9 @@ def grade_one(student: str, folder: Path, out: Path, seed: int, timeout: float, 
     results, feedback = out / "results", out / "feedback"
     cmd = [sys.executable, "-m", "grader", "grade", str(folder), "--quiet", "--seed", str(seed),
            "--json", str(results / f"{student}.json"), "--markdown", str(feedback / f"{student}.md"), *extra]
+    env = {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
     try:
-        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return student, f"grading did not finish within {timeout:.0f} s"
     if proc.returncode != 0 or not (results / f"{student}.json").is_file():
@@ -145,71 +165,76 @@ class Progress:
             print(f"{bar}  {student}{': ' + error if error else ''}", file=sys.stderr, flush=True)
 
 
-def run_batch(submissions: Path, out: Path, *, jobs: int = 2, seed: int = 0, record: dict | None = None,
-              force: bool = False, timeout: float = GRADE_TIMEOUT_S, extra: list[str] | None = None) -> list:
-    """Grade every student under ``submissions`` into ``out``; return the gradebook rows.
+def run_batch(submissions: Path | None, out: Path, *, jobs: int = 2, seed: int = 0, record: dict | None = None,
+              force: bool = False, timeout: float = GRADE_TIMEOUT_S, extra: list[str] | None = None,
+              server: str | None = None, token: str | None = None) -> list:
+    """Grade every student under ``submissions`` (or, with ``server``, every repository of ``record``) into ``out``.
 
-    ``record`` ({student: Submission}, see grader.tools.record_submissions) grades each
-    student at the commit the server held at the deadline.
+    ``record`` ({student: Submission}, see grader.tools.record_submissions)
+    grades each student at the commit the server held at the deadline.
+    Returns the gradebook rows.
     """
-    students = find_students(submissions)
+    if submissions is not None:
+        students = find_students(submissions)
+    elif server is not None and record is not None:
+        students = dict.fromkeys(record)
+    else:
+        raise BatchError("give a SUBMISSIONS folder, or --from-server with --server-record")
     for sub in ("results", "feedback"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="grader-batch-") as tmp:
         todo, errors = {}, {}
         for student, folder in students.items():
+            submission = None if record is None else record.get(student)
+            if record is not None and submission is None:
+                errors[student] = "not graded: the server record has no entry for this student"
+                continue
+            target = Path(tmp) / student
             try:
-                target = exercise_folder(folder)
-            except BatchError as exc:
+                intake, provenance = take_in(folder, submission, target, server=server, token=token)
+                key = grading_key(target, seed, intake)
+            except (IntakeError, BatchError) as exc:
                 errors[student] = str(exc)
                 continue
-            provenance = {}
-            if record is not None:
-                submission = record.get(student)
-                if submission is None or not submission.commit:
-                    errors[student] = (f"not graded: {submission.source}" if submission
-                                       else "not graded: the server record has no entry for this student")
-                    continue
-                target = Path(tmp) / student
-                try:
-                    snapshot_at_commit(folder, submission.commit, target)
-                except BatchError as exc:
-                    errors[student] = str(exc)
-                    continue
-                provenance = {"commit": submission.commit, "server_time": submission.server_time,
-                              "source": submission.source}
-            key = grading_key(target, seed)
+            except Exception as exc:  # whatever one student's submission does, the batch goes on
+                errors[student] = f"could not read the submission: {type(exc).__name__}: {exc}"[:500]
+                continue
             key_file = out / "results" / f"{student}.key"
             if not force and key_file.is_file() and key_file.read_text() == key and (out / "results" / f"{student}.json").is_file():
                 continue  # graded before, nothing changed
-            todo[student] = (target, key, provenance)
+            todo[student] = (target, key, provenance, intake)
         progress = Progress(len(todo)) if todo else None
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(grade_one, s, t, out, seed, timeout, extra or []) for s, (t, _, _) in todo.items()]
+            futures = [pool.submit(grade_one, s, t, out, seed, timeout, extra or []) for s, (t, *_) in todo.items()]
             for future in as_completed(futures):
                 student, error = future.result()
                 if error:
                     errors[student] = error
                 else:
-                    _, key, provenance = todo[student]
-                    if provenance:
-                        _add_provenance(out / "results" / f"{student}.json", provenance)
+                    _, key, provenance, intake = todo[student]
+                    _finish(out, student, provenance, intake)
                     (out / "results" / f"{student}.key").write_text(key)
                 progress.step(student, error)
     for student, error in errors.items():
         (out / "results" / f"{student}.error.txt").write_text(error + "\n", encoding="utf-8")
         (out / "results" / f"{student}.json").unlink(missing_ok=True)
+        (out / "results" / f"{student}.key").unlink(missing_ok=True)
     for student in students:
         if student not in errors:
             (out / "results" / f"{student}.error.txt").unlink(missing_ok=True)
     return write_class_reports([out], out)
 
 
-def _add_provenance(path: Path, provenance: dict) -> None:
-    """Record in a student's result which commit and server time it was graded from."""
+def _finish(out: Path, student: str, provenance: dict, intake: Intake) -> None:
+    """Record in a student's result where its files came from and what could not be taken (JSON and feedback)."""
+    if not provenance and not intake.problems and not intake.notes:
+        return
+    path = out / "results" / f"{student}.json"
     result = GradeResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
     result.provenance = dict(provenance)
+    annotate(result, intake)
     write_text(path, to_json(result))
+    write_text(out / "feedback" / f"{student}.md", to_markdown(result))
 
 
 #: The largest per-student report merge reads: twice what the grader ever writes (writers.text.JSON_REPORT_BYTES).
@@ -308,45 +333,75 @@ def report_rows(rows, out: Path) -> int:
     return 0
 
 
-HELP = "grade every student folder under SUBMISSIONS (the grade of record: in the jail unless --min-isolation says otherwise)"
+HELP = ("grade every student folder under SUBMISSIONS, or every recorded commit (the grade of record: in the jail "
+        "unless --min-isolation says otherwise)")
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("submissions", type=Path, help="a folder with one folder per student")
+    parser.add_argument("submissions", type=Path, nargs="?",
+                        help="a folder with one folder per student (omit it with --from-server)")
     parser.add_argument("--out", type=Path, required=True, help="where results/, feedback/, gradebook.csv and summary.md go")
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
-                       help="students graded at once (default: half the CPUs; each grading uses about 2 cores at peak)")
+                        help="students graded at once (default: half the CPUs; each grading uses about 2 cores at peak)")
     parser.add_argument("--seed", type=int, default=0, help="one seed for the whole class (default 0)")
     parser.add_argument("--deadline", type=_deadline,
-                       help="grade each git checkout at the commit the server held at this ISO 8601 time (needs --server-record)")
+                        help="grade each student at the commit the server held at this ISO 8601 time (needs --server-record)")
     parser.add_argument("--server-record", type=Path, metavar="FILE",
-                       help="what GitHub held at the deadline, from python -m grader record-submissions")
+                        help="what GitHub held at the deadline, from python -m grader record-submissions")
+    parser.add_argument("--from-server", metavar="URL",
+                        help="fetch each recorded commit from URL/<owner>/<name>.git (e.g. https://github.com) instead of "
+                             "reading local checkouts; the token in $CLASSROOM_TOKEN (see --token-env) goes to that server only")
+    parser.add_argument("--token-env", default="CLASSROOM_TOKEN", metavar="NAME",
+                        help="the environment variable holding the token for --from-server (default CLASSROOM_TOKEN)")
     parser.add_argument("--force", action="store_true", help="grade again students whose files and seed did not change")
     parser.add_argument("--timeout", type=float, default=GRADE_TIMEOUT_S, help="seconds allowed per student (default 900)")
     parser.add_argument("--gpu", choices=("auto", "on", "off"), default="off", help="pin_memory checks on CUDA (default off)")
     parser.add_argument("--min-isolation", choices=LEVELS, default="jail",
-                       help="refuse to grade below this isolation level (default jail: the grade of record; contained: "
-                            "Landlock and seccomp without namespaces; weak: any, the reports say the level)")
+                        help="refuse to grade below this isolation level (default jail: the grade of record; contained: "
+                             "Landlock and seccomp without namespaces; weak: any, the reports say the level)")
 
 
 def run(args) -> int:
     if args.jobs < 1:
         print("python -m grader batch: error: --jobs must be at least 1", file=sys.stderr)
         return 2
+    try:
+        server = _server(args.from_server, args.submissions, args.server_record)
+    except BatchError as exc:
+        print(f"python -m grader batch: error: {exc}", file=sys.stderr)
+        return 2
     expected = expected_isolation()
     if not meets(expected.level, args.min_isolation):
         print(f"python -m grader batch: error: gradings here would get isolation {expected.level} ({expected.reason}), "
-              f"below --min-isolation {args.min_isolation}. Install bubblewrap and run as root (README.md, The jail), "
+              f"below --min-isolation {args.min_isolation}. Install bubblewrap and run as root (README.md, Isolation), "
               "or lower --min-isolation for a grading that is not the grade of record.", file=sys.stderr)
         return 2
+    token = os.environ.pop(args.token_env, None) if server else None  # the graders never see it
     try:
         record = _record(args.deadline, args.server_record)
         rows = run_batch(args.submissions, args.out, jobs=args.jobs, seed=args.seed, record=record,
-                         force=args.force, timeout=args.timeout, extra=["--gpu", args.gpu, "--min-isolation", args.min_isolation])
+                         force=args.force, timeout=args.timeout, extra=["--gpu", args.gpu, "--min-isolation", args.min_isolation],
+                         server=server, token=token or None)
     except BatchError as exc:
         print(f"python -m grader batch: error: {exc}", file=sys.stderr)
         return 2
     return report_rows(rows, args.out)
+
+
+def _server(url: str | None, submissions: Path | None, record: Path | None) -> str | None:
+    """The --from-server URL, checked against the other arguments; BatchError when they do not go together."""
+    if url is None:
+        if submissions is None:
+            raise BatchError("give a SUBMISSIONS folder, or --from-server URL with --deadline and --server-record")
+        return None
+    if submissions is not None:
+        raise BatchError("give either a SUBMISSIONS folder or --from-server, not both")
+    if record is None:
+        raise BatchError("--from-server fetches the commits of a server record: give --deadline and --server-record")
+    parts = urlsplit(url)
+    if parts.scheme not in ("https", "http", "file") or parts.username or parts.password or parts.query:
+        raise BatchError(f"--from-server {url!r}: give the server's URL, like https://github.com (no credentials in it)")
+    return url.rstrip("/")
 
 
 def _record(deadline: str | None, path: Path | None) -> dict | None:
@@ -357,7 +412,8 @@ def _record(deadline: str | None, path: Path | None) -> dict | None:
         raise BatchError("--deadline and --server-record go together: a commit's own date can be forged, so the "
                          "deadline is judged by the times GitHub recorded (python -m grader record-submissions)")
     try:
-        record_deadline = json.loads(path.read_text(encoding="utf-8")).get("deadline", "")
+        data = json.loads(path.read_text(encoding="utf-8"))
+        record_deadline = data.get("deadline", "") if isinstance(data, dict) else ""
         same = parse_time(record_deadline) == parse_time(deadline)
         record = read_record(path)
     except (OSError, ValueError, AttributeError) as exc:

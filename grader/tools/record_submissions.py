@@ -14,22 +14,40 @@ Two sources, tried in this order for each repository:
   commit, so the time taken is when GitHub received the push that ran the
   submission's workflow: the earliest workflow run (``created_at``) for the
   tag's commit.
-* **Pushes** to the default branch, from the repository activity API: each
+* **Pushes to the default branch** (asked of GitHub: ``default_branch``),
+  from the repository activity API, asked for that branch's ref and checked
+  again entry by entry (``ref`` must be ``refs/heads/<default branch>``): each
   push has a server ``timestamp`` and the commit it moved the branch to
-  (``after``).
+  (``after``). A push to any other branch never counts.
 
 The newest submission or push at or before the deadline wins; a repository
 with none gets an entry without a commit, and batch reports it.
+
+Every answer of the API is checked for the shape GitHub documents (:mod:`grader.tools.github_api`: an
+object or a list, the keys used, their types, commit ids of 40 hex digits,
+times with a zone). A repository whose answers are not (a crafted tag name,
+an error page, a non-object) gets an entry without a commit that says what
+was wrong; the record of the other repositories goes on. Each ``gh`` call
+has a timeout and is retried a bounded number of times after a transient
+failure.
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
+import re
 import sys
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import quote
+
+from grader.tools.github_api import SHA, AnswerError, expect_object, expect_sha, expect_time, gh_api, parse_time, ref_path
+
+__all__ = ["Submission", "AnswerError", "parse_time", "record", "record_all", "read_record", "write_record",
+           "latest_push", "latest_release"]
+
+REPOSITORY = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+")
 
 
 @dataclass(frozen=True)
@@ -42,29 +60,79 @@ class Submission:
     source: str  # "classroom50 release submit/..." or "push to refs/heads/main"
 
 
-def parse_time(text: str) -> datetime:
-    """An ISO 8601 time with a zone ("2026-12-01T23:59:00Z" or "+01:00"); ValueError otherwise."""
-    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    if moment.tzinfo is None:
-        raise ValueError(f"{text!r} has no time zone; write it like 2026-12-01T23:59:00+01:00")
-    return moment
+# ---------------------------------------------------------------------------- asking GitHub
+
+
+def default_branch(repository: str) -> str:
+    path = f"repos/{repository}"
+    branch = expect_object(gh_api(path), path, default_branch=str)["default_branch"]
+    ref_path(branch)
+    return branch
+
+
+def pushes(repository: str, branch: str) -> list[dict]:
+    """The activity entries of pushes to ``branch`` (the API is asked for that ref only, and each entry is checked)."""
+    ref = f"refs/heads/{branch}"
+    path = f"repos/{repository}/activity?ref={quote(ref, safe='')}&per_page=100"
+    found = []
+    for entry in gh_api(path, pages=True):
+        entry = expect_object(entry, path, activity_type=str, ref=str, after=str, timestamp=str)
+        if entry["ref"] != ref or entry["activity_type"] not in ("push", "force_push"):
+            continue
+        if entry["after"] == "0" * 40:
+            continue  # the branch was deleted: no commit
+        found.append({"after": expect_sha(entry["after"], path), "timestamp": expect_time(entry["timestamp"], path),
+                      "ref": ref})
+    return found
+
+
+def submissions(repository: str) -> tuple[list[dict], dict[str, tuple[str, str]]]:
+    """(Releases, {submit/ tag: (commit, server time its push was received)}) of a Classroom 50 repository."""
+    path = f"repos/{repository}/releases?per_page=100"
+    releases = [expect_object(r, path, tag_name=str) for r in gh_api(path, pages=True)]
+    received = {}
+    for release in releases:
+        tag = release["tag_name"]
+        if not tag.startswith("submit/"):
+            continue
+        commit = tag_commit(repository, tag)
+        runs_path = f"repos/{repository}/actions/runs?head_sha={commit}&per_page=100"
+        runs = expect_object(gh_api(runs_path), runs_path, workflow_runs=list)["workflow_runs"]
+        times = sorted(expect_time(expect_object(run, runs_path, created_at=str)["created_at"], runs_path) for run in runs)
+        if times:
+            received[tag] = (commit, min(times, key=parse_time))
+    return releases, received
+
+
+def tag_commit(repository: str, tag: str) -> str:
+    """The commit a tag names (through one annotated tag object if need be)."""
+    path = f"repos/{repository}/git/ref/tags/{ref_path(tag)}"
+    target = expect_object(expect_object(gh_api(path), path, object=dict)["object"], path, sha=str, type=str)
+    if target["type"] == "tag":
+        path = f"repos/{repository}/git/tags/{expect_sha(target['sha'], path)}"
+        target = expect_object(expect_object(gh_api(path), path, object=dict)["object"], path, sha=str, type=str)
+    if target["type"] != "commit":
+        raise AnswerError(f"the tag {tag[:80]!r} names a {target['type'][:20]}, not a commit")
+    return expect_sha(target["sha"], path)
+
+
+# ---------------------------------------------------------------------------- deciding
 
 
 def latest_push(repository: str, pushes: list[dict], deadline: datetime) -> Submission | None:
-    """The newest push (activity API entries) at or before ``deadline``."""
+    """The newest push (checked activity entries, see :func:`pushes`) at or before ``deadline``."""
     best = None
     for push in pushes:
-        if push.get("activity_type", "push") not in ("push", "force_push") or not push.get("after"):
-            continue
         when = parse_time(push["timestamp"])
         if when <= deadline and (best is None or when > parse_time(best["timestamp"])):
             best = push
     if best is None:
         return None
-    return Submission(repository, best["after"], best["timestamp"], f"push to {best.get('ref', 'the default branch')}")
+    return Submission(repository, best["after"], best["timestamp"], f"push to {best['ref']}")
 
 
-def latest_release(repository: str, releases: list[dict], received: dict[str, str], deadline: datetime) -> Submission | None:
+def latest_release(repository: str, releases: list[dict], received: dict[str, tuple[str, str]],
+                   deadline: datetime) -> Submission | None:
     """The newest Classroom 50 submission whose push reached GitHub at or before ``deadline``.
 
     ``releases`` are the repository's Releases (API entries); ``received``
@@ -73,7 +141,7 @@ def latest_release(repository: str, releases: list[dict], received: dict[str, st
     best = None
     for release in releases:
         tag = release.get("tag_name", "")
-        if not tag.startswith("submit/") or tag not in received:
+        if not isinstance(tag, str) or not tag.startswith("submit/") or tag not in received:
             continue
         commit, when = received[tag]
         if commit and parse_time(when) <= deadline and (best is None or parse_time(when) > parse_time(best.server_time)):
@@ -81,35 +149,32 @@ def latest_release(repository: str, releases: list[dict], received: dict[str, st
     return best
 
 
-def gh_api(path: str, *, pages: bool = False) -> list | dict:
-    """``gh api PATH`` as JSON (the token comes from GH_TOKEN); ``pages``: every page of a list, joined."""
-    paging = ["--paginate", "--slurp"] if pages else []
-    done = subprocess.run(["gh", "api", *paging, "-H", "Accept: application/vnd.github+json", path],
-                          capture_output=True, text=True, timeout=120)
-    if done.returncode != 0:
-        raise RuntimeError(f"gh api {path}: {done.stderr.strip()[-300:]}")
-    data = json.loads(done.stdout or "null")
-    return [item for page in data for item in page] if pages else data
-
-
 def record(repository: str, deadline: datetime) -> Submission:
-    """Ask GitHub what ``repository`` held at ``deadline``."""
-    releases = gh_api(f"repos/{repository}/releases?per_page=100", pages=True)
-    received = {}
-    for release in releases:
-        tag = release.get("tag_name", "")
-        if tag.startswith("submit/"):
-            ref = gh_api(f"repos/{repository}/git/ref/tags/{tag}")
-            commit = ref.get("object", {}).get("sha", "")
-            runs = gh_api(f"repos/{repository}/actions/runs?head_sha={commit}&per_page=100")
-            times = sorted(run["created_at"] for run in runs.get("workflow_runs", []))
-            if commit and times:
-                received[tag] = (commit, times[0])
+    """Ask GitHub what ``repository`` held at ``deadline``; AnswerError for an answer of the wrong shape."""
+    if not REPOSITORY.fullmatch(repository):
+        raise AnswerError(f"{repository[:80]!r} is not owner/name")
+    releases, received = submissions(repository)
     found = latest_release(repository, releases, received, deadline)
     if found is None:
-        pushes = gh_api(f"repos/{repository}/activity?activity_type=push&per_page=100", pages=True)
-        found = latest_push(repository, pushes, deadline)
-    return found or Submission(repository, "", "", "nothing pushed before the deadline")
+        found = latest_push(repository, pushes(repository, default_branch(repository)), deadline)
+    return found or Submission(repository, "", "", "nothing pushed to the default branch before the deadline")
+
+
+def record_all(repositories: list[str], deadline: datetime, log=print) -> list[Submission]:
+    """One Submission per repository; a repository GitHub's answers fail for gets one without a commit, saying why."""
+    found = []
+    for repository in repositories:
+        try:
+            found.append(record(repository, deadline))
+        except Exception as exc:  # whatever one repository's answers do, the others are still recorded
+            reason = exc if isinstance(exc, AnswerError) else f"{type(exc).__name__}: {exc}"
+            found.append(Submission(repository, "", "", f"could not ask GitHub: {reason}"[:400]))
+        entry = found[-1]
+        log(f"{repository}: {entry.commit[:12] or '-'} {entry.server_time} ({entry.source})")
+    return found
+
+
+# ---------------------------------------------------------------------------- the record file
 
 
 def write_record(submissions: list[Submission], deadline: str, path: Path) -> None:
@@ -118,20 +183,37 @@ def write_record(submissions: list[Submission], deadline: str, path: Path) -> No
 
 
 def read_record(path: Path) -> dict[str, Submission]:
-    """{repository name (after the slash): Submission} from a record file; ValueError when malformed."""
+    """{repository name (after the slash): Submission} from a record file; ValueError when malformed.
+
+    Every entry must name ``owner/name`` and carry a full commit id or none:
+    what batch hands to git is never anything else.
+    """
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         entries = [Submission(**entry) for entry in data["submissions"]]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"{path} is not a server record written by record-submissions: {exc}") from None
+    for entry in entries:
+        if not all(isinstance(v, str) for v in asdict(entry).values()) or not REPOSITORY.fullmatch(entry.repository):
+            raise ValueError(f"{path}: {entry.repository!r} is not owner/name")
+        if entry.commit and not SHA.fullmatch(entry.commit):
+            raise ValueError(f"{path}: the commit of {entry.repository} is not 40 hex digits: {entry.commit[:50]!r}")
     return {entry.repository.rsplit("/", 1)[-1]: entry for entry in entries}
 
 
 HELP = "ask GitHub which commit each repository held at the deadline"
 
 
+def _repository(text: str) -> str:
+    if not REPOSITORY.fullmatch(text):
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"{text!r} is not owner/name")
+    return text
+
+
 def add_arguments(parser) -> None:
-    parser.add_argument("repositories", nargs="+", help="owner/name of each student repository")
+    parser.add_argument("repositories", nargs="+", type=_repository, help="owner/name of each student repository")
     parser.add_argument("--deadline", required=True, help="ISO 8601 with a time zone, e.g. 2026-12-01T23:59:00+01:00")
     parser.add_argument("--out", type=Path, required=True, help="the record file (JSON) for batch --server-record")
 
@@ -142,13 +224,6 @@ def run(args) -> int:
     except ValueError as exc:
         print(f"python -m grader record-submissions: error: --deadline: {exc}", file=sys.stderr)
         return 2
-    found = []
-    for repository in args.repositories:
-        try:
-            found.append(record(repository, deadline))
-        except (RuntimeError, OSError, ValueError, KeyError) as exc:
-            print(f"{repository}: {exc}", file=sys.stderr)
-            found.append(Submission(repository, "", "", f"could not ask GitHub: {exc}"[:300]))
-        print(f"{repository}: {found[-1].commit[:12] or '-'} {found[-1].server_time} ({found[-1].source})", file=sys.stderr)
+    found = record_all(args.repositories, deadline, log=lambda line: print(line, file=sys.stderr))
     write_record(found, args.deadline, args.out)
     return 0

@@ -1,15 +1,17 @@
 """``python -m grader scoreboard``: the evidence that the grader can be trusted.
 
 The entries come from the corpus itself (grader/tests/corpus/: wrong and
-right answers, hostile submissions); their outcomes from a pytest run of the
-corpus tests (``test_corpus_answers.py``, ``test_corpus_hostile.py``,
-``test_public_catch.py``, the same tests the suite runs), read from its JUnit
+right answers, hostile submissions, hostile repositories); their outcomes
+from a pytest run of the corpus tests (``test_corpus_answers.py``,
+``test_corpus_hostile.py``, ``test_public_catch.py``,
+``test_class_of_30.py``, the same tests the suite runs), read from its JUnit
 report. It prints:
 
     wrong answers caught             X/Y   (each loses points in its own exercise, with a message)
     right answers accepted           A/B   (each scores full marks)
     hostile submissions contained    C/D   (bounded time, right score, complete report, no leftovers, no secret;
                                            each entry in the jail and in the simulated Gradescope container)
+    hostile repositories contained   E/F   (graded in the class of 30: the row its expect.toml says)
     wrong answers the public tests catch, per exercise, and the ones left to the grader on purpose (and why)
 
 and every entry that did not hold, or that the report does not mention (not
@@ -35,14 +37,20 @@ from grader.tools import corpus
 
 #: Where each hostile entry is graded (test_corpus_hostile.PLACES): this machine's jail, the simulated Gradescope container.
 HOSTILE_PLACES = ("host", "container")
-TEST_FILES = ("grader/tests/test_corpus_answers.py", "grader/tests/test_corpus_hostile.py", "grader/tests/test_public_catch.py")
+TEST_FILES = ("grader/tests/test_corpus_answers.py", "grader/tests/test_corpus_hostile.py", "grader/tests/test_public_catch.py",
+              "grader/tests/test_class_of_30.py")
 #: kind -> (test function that judges an entry of that kind, what holding means)
 JUDGES = {
     "wrong": ("test_wrong_answer_loses_points_with_a_message", "wrong answers caught"),
     "right": ("test_right_answer_scores_full_marks", "right answers accepted"),
     "hostile": ("test_hostile_submission", "hostile submissions contained"),
+    "repositories": ("test_hostile_repository", "hostile repositories contained"),
     "public": ("test_public_tests_catch_wrong_answer", "wrong answers the public tests catch"),
 }
+
+
+#: The kinds whose every entry must hold (the public tests' catch rate is reported, some misses are on purpose).
+GRADED = ("wrong", "right", "hostile", "repositories")
 
 
 @dataclass
@@ -57,10 +65,12 @@ class Outcome:
 
 def corpus_ids() -> dict[str, list[str]]:
     """The entries of each kind, from the corpus folders (never from test names)."""
-    names = sorted(p.name for p in (corpus.CORPUS / "hostile").iterdir() if (p / "expect.toml").is_file())
+    names, repositories = (sorted(p.name for p in (corpus.CORPUS / kind).iterdir() if (p / "expect.toml").is_file())
+                           for kind in ("hostile", "repositories"))
     hostile = [f"{name}-{where}" for name in names for where in HOSTILE_PLACES]
     wrong = [e.id for e in corpus.entries("wrong")]
-    return {"wrong": wrong, "right": [e.id for e in corpus.entries("right")], "hostile": hostile, "public": wrong}
+    return {"wrong": wrong, "right": [e.id for e in corpus.entries("right")], "hostile": hostile,
+            "repositories": repositories, "public": wrong}
 
 
 def read_junit(path: Path) -> dict[tuple[str, str], Outcome]:
@@ -92,7 +102,7 @@ def outcomes(report: dict[tuple[str, str], Outcome]) -> dict[str, dict[str, Outc
 
 def render(by_kind: dict[str, dict[str, Outcome]]) -> str:
     lines = ["grader scoreboard", ""]
-    for kind in ("wrong", "right", "hostile"):
+    for kind in GRADED:
         entries = by_kind[kind]
         held = sum(o.state == "held" for o in entries.values())
         skipped = sum(o.state == "skipped" for o in entries.values())
@@ -125,7 +135,7 @@ def render(by_kind: dict[str, dict[str, Outcome]]) -> str:
 
 
 def holds(by_kind: dict[str, dict[str, Outcome]]) -> bool:
-    graded = [o for kind in ("wrong", "right", "hostile") for o in by_kind[kind].values()]
+    graded = [o for kind in GRADED for o in by_kind[kind].values()]
     public_ran = any(o.state != "not run" for o in by_kind["public"].values())
     return (all(o.state in ("held", "skipped") for o in graded)
             and (not public_ran or all(o.state in ("held", "hidden") for o in by_kind["public"].values())))

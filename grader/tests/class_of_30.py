@@ -1,0 +1,202 @@
+"""The shared class of 30: real git repositories of honest and hostile students, built once per test run.
+
+Every student is a bare repository ``<server>/course/<name>.git`` and a set
+of answers GitHub's API would give about it (for the stand-in ``gh``,
+:mod:`grader.tests.stub_gh`). Each row's expected outcome is known before
+anything is graded:
+
+* :class:`Honest` students are made of the reference (``R``, 20 points),
+  the stub (``S``, 0) and right answers from ``grader/tests/corpus/right/``
+  (``A``, 20), one letter per exercise;
+* :class:`Hostile` students are the cases of the repositories corpus
+  (:mod:`grader.tests.repository_corpus`): the row its ``expect.toml`` says.
+
+Adding a student is one line in :data:`STUDENTS`. Tests get the built class
+from :func:`shared_class`, which builds it once per test run, whichever
+pytest-xdist worker asks first (the others wait on a file lock and reuse
+it); :func:`once` does the same for anything else a run should make once
+(the class's grading, say), and :func:`attacker_listener` listens where the
+hostile repositories send git-lfs and submodules, one test at a time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import socket
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from grader.paths import REPO
+from grader.registry import EXERCISES
+from grader.tests.git_http import Listener
+from grader.tests.gitrepos import Repository
+from grader.tests.repository_corpus import Context, build_case, contract, load_expect
+from grader.tools import corpus
+
+OWNER = "course"
+DEADLINE = "2026-12-01T23:59:00+00:00"
+POINTS = 20  # every exercise is worth 20 (grader/engine/rubric.toml)
+#: The address the hostile repositories aim at (lfs.url, a submodule's URL): not the git server's host
+#: (127.0.0.1), nor the one the tests' own listeners use (127.0.0.3), so no other bind can take its port.
+ATTACKER_HOST = "127.0.0.2"
+
+
+@dataclass(frozen=True)
+class Honest:
+    """A student whose files are known answers: ``recipe`` has one letter per exercise (R, S or A)."""
+
+    name: str
+    recipe: str
+
+
+@dataclass(frozen=True)
+class Hostile:
+    """A student whose repository is the corpus case ``case`` (named after it)."""
+
+    case: str
+
+    @property
+    def name(self) -> str:
+        return self.case
+
+
+STUDENTS = (
+    Honest("ada", "RRRRR"), Honest("ben", "SSSSS"), Honest("cai", "RSRSR"), Honest("dee", "AAAAA"),
+    Honest("eli", "RRRRS"), Honest("fay", "SRRRR"), Honest("gus", "ARARA"), Honest("hal", "RRSSS"),
+    Honest("ivy", "SSRRA"), Honest("jon", "AARRS"), Honest("kim", "RARAR"), Honest("lea", "SSSSR"),
+    Honest("max", "RSSSS"), Honest("nia", "ARRRR"), Honest("oli", "RRARR"), Honest("pam", "SASAS"),
+    Honest("quy", "RRRAS"), Honest("ray", "AAARR"), Honest("sam", "SRSRS"), Honest("tia", "RRRRA"),
+    Hostile("lfs_pointer"), Hostile("symlinks"), Hostile("submodule"), Hostile("oversized_blob"),
+    Hostile("case_collision"), Hostile("other_branches"), Hostile("crafted_names"), Hostile("api_non_object"),
+    Hostile("force_pushed"), Hostile("many_files"),
+)
+
+
+@dataclass
+class BuiltClass:
+    """A built class: where its repositories are and what each row must be.
+
+    ``students``: {name: {"repository", "commit" (the one the row must come
+    from, "" for an error row), "scores" ({exercise: points}) or "error"
+    (a substring), "reasons", "flags", "kind" ("honest" or "hostile")}}.
+    ``answers``: the JSON file of GitHub's answers for the stand-in gh.
+    ``attacker``: (host, port) the hostile repositories send git-lfs and
+    submodules to; a listener there must receive nothing.
+    """
+
+    root: Path
+    students: dict[str, dict]
+    attacker: tuple[str, int]
+
+    @property
+    def server(self) -> Path:
+        return self.root / "server"
+
+    @property
+    def answers(self) -> Path:
+        return self.root / "answers.json"
+
+    @property
+    def repositories(self) -> list[str]:
+        return [s["repository"] for s in self.students.values()]
+
+
+def run_folder() -> Path:
+    """This test run's folder: one per pytest session, the same for all its xdist workers."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
+    base = Path(tempfile.gettempdir()) / "grader-test-runs"
+    base.mkdir(mode=0o755, exist_ok=True)
+    folder = base / run
+    if not folder.exists():
+        folder.mkdir()
+        for old in base.iterdir():  # runs of earlier sessions
+            if old != folder and old.is_dir() and time.time() - old.stat().st_mtime > 6 * 3600:
+                shutil.rmtree(old, ignore_errors=True)
+    return folder
+
+
+def once(name: str, make: Callable[[Path], dict]) -> dict:
+    """``make(folder)``'s JSON-able result, made once per test run under a file lock; later callers get it back.
+
+    A ``make`` that raised leaves nothing behind: the next caller tries again.
+    """
+    folder = run_folder() / name
+    with open(run_folder() / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = folder / "done.json"
+        if done.is_file():
+            return json.loads(done.read_text())
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        result = make(folder)
+        done.write_text(json.dumps(result))
+        return result
+
+
+@contextlib.contextmanager
+def attacker_listener(klass: BuiltClass):
+    """The listener at the address the class's hostile repositories aim at, for one test at a time.
+
+    Held under a file lock: another xdist worker that wants it waits instead of
+    failing to bind the same address.
+    """
+    with open(run_folder() / "attacker.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with Listener(*klass.attacker) as listener:
+            yield listener
+
+
+def shared_class() -> BuiltClass:
+    """The class of :data:`STUDENTS`, built once per test run."""
+    data = once("class-of-30", lambda folder: build_class(folder, STUDENTS))
+    return BuiltClass(Path(data["root"]), data["students"], tuple(data["attacker"]))
+
+
+def build_class(root: Path, students) -> dict:
+    """Build every student's repository under ``root/server`` and the API answers; return what shared_class reads."""
+    attacker = (ATTACKER_HOST, _free_port(ATTACKER_HOST))
+    answers, expected = {}, {}
+    names = [s.name for s in students]
+    for index, student in enumerate(students):
+        repository = f"{OWNER}/{student.name}"
+        ctx = Context(repository=repository, deadline=DEADLINE, attacker_url=f"http://{attacker[0]}:{attacker[1]}",
+                      classmate=names[(index + 1) % len(names)])
+        path = root / "server" / OWNER / f"{student.name}.git"
+        if isinstance(student, Honest):
+            _build_honest(student, index, path, ctx)
+            row = {"kind": "honest", "scores": {e: POINTS * (c != "S") for e, c in zip(EXERCISES, student.recipe)},
+                   "reasons": {}, "flags": []}
+        else:
+            build_case(student.case, path, ctx)
+            row = {"kind": "hostile", **load_expect(student.case)}
+            row.pop("description", None)
+        answers.update(ctx.api_answers())
+        expected[student.name] = {"repository": repository, "commit": "" if "error" in row else ctx.expected_commit(), **row}
+    (root / "answers.json").write_text(json.dumps(answers, indent=1))
+    return {"root": str(root), "students": expected, "attacker": list(attacker)}
+
+
+def _build_honest(student: Honest, index: int, path: Path, ctx: Context) -> None:
+    assert len(student.recipe) == len(EXERCISES) and set(student.recipe) <= set("RSA"), student
+    right = {e: [x for x in corpus.entries("right") if x.exercise == e and "slow" not in x.name] for e in EXERCISES}
+    files = contract(corpus.SOLUTIONS)
+    for exercise, letter in zip(EXERCISES, student.recipe):
+        if letter == "S":
+            files[f"exercises/{exercise}.py"] = (REPO / "exercises" / f"{exercise}.py").read_bytes()
+        elif letter == "A":
+            files[f"exercises/{exercise}.py"] = right[exercise][index % len(right[exercise])].path.read_bytes()
+    files["README.md"] = f"# {student.name}'s lab\n".encode()
+    commit = Repository(path).commit(files, message="my lab", date=ctx.at(-12 - index))
+    ctx.push(commit, -12 - index)
+
+
+def _free_port(host: str) -> int:
+    with socket.create_server((host, 0)) as probe:
+        return probe.getsockname()[1]
