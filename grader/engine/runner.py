@@ -103,6 +103,7 @@ class ChecksPlugin:
         self.outcomes: dict[tuple[str, str], Outcome] = {}
         self.descriptions: dict[tuple[str, str], str] = {}
         self.timed_out: set[str] = set()  # exercises with a check that timed out
+        self.not_here: dict[tuple[str, str], str] = {}  # checks this runner cannot run (support.ON_GPU), and why
 
     @pytest.fixture
     def ctx(self, request):
@@ -115,11 +116,18 @@ class ChecksPlugin:
         self.context.begin_check(request.node.nodeid)
         return self.context
 
+    def pytest_configure(self, config):
+        config.addinivalue_line("markers", "runner(kind, reason): runs only on a gpu or a cpu runner (support.ON_GPU)")
+
     def pytest_collection_modifyitems(self, session, config, items):
         keep, drop = [], []
         for item in items:
             key = (exercise_of(item), check_name(item))
             self.descriptions[key] = first_paragraph(item.function.__doc__)
+            runner = item.get_closest_marker("runner")
+            if runner is not None and (runner.args[0] == "gpu") != self.context.use_gpu:
+                self.not_here[key] = runner.args[1]
+                item.add_marker(pytest.mark.skip(reason=runner.args[1]))
             if key[0] in self.selected and key[0] not in self.unavailable:
                 keep.append(item)
             else:
@@ -349,7 +357,10 @@ def _exercise_result(exercise: str, entries: dict, plugin: ChecksPlugin, note: s
     checks = []
     for name, entry in entries.items():
         key = (exercise, name)
-        outcome = Outcome("failed", note) if note else plugin.outcomes.get(key)
+        if key in plugin.not_here:
+            outcome = Outcome("skipped", plugin.not_here[key])  # whatever the submission
+        else:
+            outcome = Outcome("failed", note) if note else plugin.outcomes.get(key)
         if outcome is None and fail_fast and key in plugin.descriptions:
             outcome = NOT_RUN
         if outcome is None:

@@ -29,8 +29,9 @@ HEAD_FRAMES = 3
 WORKER_MARKER = "\nOriginal Traceback (most recent call last):\n"
 _FRAME_LINE = re.compile(r'^ {2}File "(?P<path>[^"\n]{1,4096})", line (?P<line>\d{1,9})(?:, in | in )(?P<name>[^\n]{0,200})$')
 _DUMP_START = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$|^Stack \(most recent call first\):$")
-# Where a library's file path starts to mean something: below site-packages, or the standard library's own folder.
-_LIBRARY_ROOT = re.compile(r"^.*?(?:/(?:site|dist)-packages/|/lib/python3\.\d+/|/jail/lib/)")
+# Where a library's file path starts to mean something: below the last site-packages, the standard library's folder
+# or the staged grader code (greedy, so that .../lib/python3.11/site-packages/ counts as site-packages).
+_LIBRARY_ROOT = re.compile(r"^.*(?:/(?:site|dist)-packages/|/lib/python3\.\d+/|/jail/lib/)")
 
 
 @dataclass(frozen=True)

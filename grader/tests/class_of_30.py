@@ -9,7 +9,9 @@ anything is graded:
   the stub (``S``, 0) and right answers from ``grader/tests/corpus/right/``
   (``A``, 20), one letter per exercise;
 * :class:`Hostile` students are the cases of the repositories corpus
-  (:mod:`grader.tests.repository_corpus`): the row its ``expect.toml`` says.
+  (:mod:`grader.tests.repository_corpus`): the row its ``expect.toml`` says;
+* :class:`Forger` students hand in one file of the hostile submissions
+  corpus (a forged result frame, say): that exercise scores 0, the others 20.
 
 Adding a student is one line in :data:`STUDENTS`. Tests get the built class
 from :func:`shared_class`, which builds it once per test run, whichever
@@ -67,12 +69,22 @@ class Hostile:
         return self.case
 
 
+@dataclass(frozen=True)
+class Forger:
+    """A student whose files are the reference but for ``exercise``, taken from the hostile submission
+    ``grader/tests/corpus/hostile/<entry>/``: that exercise scores 0 and every other 20."""
+
+    name: str
+    entry: str
+    exercise: str
+
+
 STUDENTS = (
     Honest("ada", "RRRRR"), Honest("ben", "SSSSS"), Honest("cai", "RSRSR"), Honest("dee", "AAAAA"),
     Honest("eli", "RRRRS"), Honest("fay", "SRRRR"), Honest("gus", "ARARA"), Honest("hal", "RRSSS"),
     Honest("ivy", "SSRRA"), Honest("jon", "AARRS"), Honest("kim", "RARAR"), Honest("lea", "SSSSR"),
     Honest("max", "RSSSS"), Honest("nia", "ARRRR"), Honest("oli", "RRARR"), Honest("pam", "SASAS"),
-    Honest("quy", "RRRAS"), Honest("ray", "AAARR"), Honest("sam", "SRSRS"), Honest("tia", "RRRRA"),
+    Honest("quy", "RRRAS"), Honest("ray", "AAARR"), Honest("sam", "SRSRS"), Forger("tia", "forged_huge_error", "collate"),
     Hostile("lfs_pointer"), Hostile("symlinks"), Hostile("submodule"), Hostile("oversized_blob"),
     Hostile("case_collision"), Hostile("other_branches"), Hostile("crafted_names"), Hostile("api_non_object"),
     Hostile("force_pushed"), Hostile("many_files"),
@@ -173,6 +185,10 @@ def build_class(root: Path, students) -> dict:
             _build_honest(student, index, path, ctx)
             row = {"kind": "honest", "scores": {e: POINTS * (c != "S") for e, c in zip(EXERCISES, student.recipe)},
                    "reasons": {}, "flags": []}
+        elif isinstance(student, Forger):
+            _build_forger(student, index, path, ctx)
+            row = {"kind": "forger", "scores": {e: POINTS * (e != student.exercise) for e in EXERCISES},
+                   "reasons": {}, "flags": []}
         else:
             build_case(student.case, path, ctx)
             row = {"kind": "hostile", **load_expect(student.case)}
@@ -193,6 +209,13 @@ def _build_honest(student: Honest, index: int, path: Path, ctx: Context) -> None
         elif letter == "A":
             files[f"exercises/{exercise}.py"] = right[exercise][index % len(right[exercise])].path.read_bytes()
     files["README.md"] = f"# {student.name}'s lab\n".encode()
+    commit = Repository(path).commit(files, message="my lab", date=ctx.at(-12 - index))
+    ctx.push(commit, -12 - index)
+
+
+def _build_forger(student: Forger, index: int, path: Path, ctx: Context) -> None:
+    files = contract(corpus.SOLUTIONS)
+    files[f"exercises/{student.exercise}.py"] = (corpus.CORPUS / "hostile" / student.entry / f"{student.exercise}.py").read_bytes()
     commit = Repository(path).commit(files, message="my lab", date=ctx.at(-12 - index))
     ctx.push(commit, -12 - index)
 

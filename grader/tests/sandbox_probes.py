@@ -378,3 +378,19 @@ def forged_huge_error(megabytes=15):
         "traceback": "line\n" * 100_000, "output": "o" * 100_000, "flags": []}}).encode()
     os.write(3, len(body).to_bytes(8, "big") + body)
     os._exit(0)
+
+
+def student_error_in_worker(start_method="fork"):
+    """A DataLoader whose collate_fn is the student's failing function: the error is raised in a worker."""
+    collate = load_submission("collate")
+    loader = DataLoader(_squares_dataset(4), batch_size=2, num_workers=1, collate_fn=collate.fails,
+                        multiprocessing_context=start_method)
+    return list(loader)
+
+
+def student_error_here():
+    return load_submission("collate").fails([1])
+
+
+def student_hangs():
+    return load_submission("collate").hangs()

@@ -24,6 +24,7 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -112,6 +113,7 @@ def grade_the_class(root: Path) -> dict:
         "git_folders": [str(p) for p in root.rglob("*") if p.is_dir() and (p.name == ".git" or p.name.endswith(".git"))],
         "seconds": seconds,
         "logs": logs,
+        "slices_dir": str(root / "temp-merge" / "slices"),
     }
 
 
@@ -173,3 +175,37 @@ def test_hostile_repository(case, graded, rows):
         assert reason in graded["feedback"][case], f"the feedback does not say why {exercise} was not graded"
     for flag in student["flags"]:
         assert flag in row["integrity_flags"], row["integrity_flags"]
+
+
+def _merge_peak_kb(slices: list[Path], out: Path) -> int:
+    """Peak resident memory (kB, the kernel's count from wait4) of ``python -m grader merge`` over ``slices``."""
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "merge", *map(str, slices), "--out", str(out)], cwd=REPO,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, proc.stderr.read()[-2000:]
+    return usage.ru_maxrss
+
+
+def test_a_forged_frame_costs_its_exercise_and_no_report_or_merge_grows(graded, rows, tmp_path):
+    """Row 1 of the receiving-end issue, in the class: tia's collate.py writes a 15 MB result frame itself."""
+    forgers = [name for name, student in shared_class().students.items() if student["kind"] == "forger"]
+    assert forgers, "the class has no forger"
+    slices = sorted(Path(graded["slices_dir"]).iterdir())
+    for name in forgers:
+        row = rows[name]
+        assert {e: float(row[e]) for e in EXERCISES} == shared_class().students[name]["scores"], row
+        assert "characters cut by the grader" in graded["feedback"][name]
+    reports = [p for folder in slices for p in (folder / "results").glob("*.json")]
+    assert max(p.stat().st_size for p in reports) <= 256 * 1024
+    assert max(len(text.encode()) for text in graded["feedback"].values()) <= 64 * 1024
+    assert len(graded["summary"].encode()) <= 1 << 20, "GitHub's step summary takes at most 1 MiB"
+    without = tmp_path / "without"
+    for folder in slices:
+        shutil.copytree(folder, without / folder.name)
+        for name in forgers:
+            for path in (without / folder.name).rglob(f"{name}.*"):
+                path.unlink()
+    with_forger = _merge_peak_kb(slices, tmp_path / "merged")
+    without_forger = _merge_peak_kb(sorted(without.iterdir()), tmp_path / "merged-without")
+    print(f"merge peak memory: {with_forger} kB with the forger, {without_forger} kB without")
+    assert with_forger <= 1.1 * without_forger

@@ -38,6 +38,20 @@ def pad_collate(b, pad_id=0):
     return 42
 
 
+def _deeper(batch):
+    return batch[5]
+
+
+def fails(batch):
+    return _deeper(batch)
+
+
+def hangs():
+    import time
+    while True:
+        time.sleep(0.05)
+
+
 class SquaresDataset(Dataset):
     def __init__(self, n):
         self.n = n
@@ -621,3 +635,41 @@ def test_a_forged_frame_is_cut_at_the_receiving_end(sandbox):
     for name, limit in TEXT_LIMITS.items():
         assert len(getattr(result, name)) <= limit, (name, len(getattr(result, name)))
     assert "characters cut by the grader" in result.error and result.error.startswith("ForgedError: xxx")
+
+
+# ------------------------------------------------------------------ feedback about the student's code only
+
+
+def _no_machine_paths(text: str) -> None:
+    for part in ("/jail/", sys.prefix, str(REPO), "site-packages"):
+        assert part not in text, (part, text)
+
+
+@pytest.mark.timeout(120)
+def test_an_error_in_the_students_code_names_only_its_frames(sandbox):
+    result = run(sandbox, "student_error_here")
+    assert result.error == "IndexError: list index out of range"
+    assert 'File "collate.py"' in result.traceback and "in _deeper" in result.traceback and "in fails" in result.traceback
+    _no_machine_paths(result.traceback)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.workers
+def test_an_error_in_a_dataloader_worker_is_told_once_from_the_workers_frames(sandbox):
+    result = run(sandbox, "student_error_in_worker", timeout=60)
+    assert result.status == "error", result
+    assert result.error.startswith("IndexError: Caught IndexError in DataLoader worker process 0: IndexError: list index")
+    assert "Original Traceback" not in result.error + result.traceback, "the worker's traceback twice"
+    assert result.traceback.startswith("Traceback in the DataLoader worker (your code, innermost last):")
+    assert 'File "collate.py"' in result.traceback and "in _deeper" in result.traceback
+    _no_machine_paths(result.error + result.traceback)
+
+
+@pytest.mark.timeout(120)
+def test_a_probe_that_hangs_says_where_the_students_code_was(sandbox):
+    result = run(sandbox, "student_hangs", timeout=3)
+    assert result.status == "timeout"
+    assert result.traceback.startswith("Your code was here when the time limit hit"), result.traceback
+    assert 'File "collate.py"' in result.traceback and "in hangs" in result.traceback
+    assert "Thread 0x" not in result.output and "most recent call first" not in result.output
+    _no_machine_paths(result.traceback + result.output)

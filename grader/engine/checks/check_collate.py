@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from grader.engine.checks.support import POOL_WORKERS, START_METHODS, WORKER_TIMEOUT_S, expect, show
+from grader.engine.checks.support import ON_GPU, POOL_WORKERS, START_METHODS, WITHOUT_GPU, WORKER_TIMEOUT_S, expect, show
 
 EDGE_CASES = [
     {"seqs": [[5]]},
@@ -245,10 +243,9 @@ def check_same_batches_in_real_workers(ctx):
                    f"  expected {show(exp)}\n  got      {show(got['batch'])}")
 
 
+@ON_GPU
 def check_pin_memory_on_gpu(ctx):
     """Proves batches from pad_collate come out of a pin_memory=True loader pinned, and a non_blocking copy to the GPU equals them."""
-    if not ctx.use_gpu:
-        pytest.skip("no CUDA device here: pin_memory checks run on a GPU runner (--gpu on)")
     seqs = [[1, 2, 3], [4], [5, 6], []]
     report = ctx.probe("collate:pin_memory", timeout=WORKER_TIMEOUT_S, seqs=seqs, batch_size=2)
     expect(report["cuda"], "CUDA is not available in the sandbox, so pinning could not be checked")
@@ -257,10 +254,9 @@ def check_pin_memory_on_gpu(ctx):
     expect(report.get("gpu_equal"), "a non_blocking copy to the GPU differs from the CPU batch")
 
 
+@WITHOUT_GPU
 def check_pin_memory_without_accelerator(ctx):
     """Proves that without an accelerator pin_memory=True is ignored with PyTorch's warning and the batches stay correct and unpinned."""
-    if ctx.use_gpu:
-        pytest.skip("a CUDA device is here: check_pin_memory_on_gpu runs instead")
     seqs = [[1, 2, 3], [4], [5, 6], []]
     report = ctx.probe("collate:pin_memory", seqs=seqs, batch_size=2)
     want = [expected({"seqs": seqs[:2]}), expected({"seqs": seqs[2:]})]

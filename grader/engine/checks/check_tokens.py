@@ -5,9 +5,8 @@ from __future__ import annotations
 import base64
 
 import numpy as np
-import pytest
 
-from grader.engine.checks.support import POOL_WORKERS, START_METHODS, WORKER_TIMEOUT_S, expect, show
+from grader.engine.checks.support import ON_GPU, POOL_WORKERS, START_METHODS, WITHOUT_GPU, WORKER_TIMEOUT_S, expect, show
 from grader.engine.probes.data import token_data
 
 UINT16_FILE = {"n": 300, "dtype": "uint16", "seed": 0, "high": 65536}  # ids above 32767 catch int16 views
@@ -210,20 +209,18 @@ def check_same_batches_in_real_workers(ctx):
         expect(len(xs) == length, f"with {method} workers: expected {length} windows, got {len(xs)}")
 
 
+@ON_GPU
 def check_pin_memory_on_gpu(ctx):
     """Proves (x, y) batches come out of a pin_memory=True loader pinned, and a non_blocking copy to the GPU equals them."""
-    if not ctx.use_gpu:
-        pytest.skip("no CUDA device here: pin_memory checks run on a GPU runner (--gpu on)")
     report = ctx.probe("tokens:pin_memory", timeout=WORKER_TIMEOUT_S, file=UINT16_FILE, block=8, batch_size=4)
     expect(report["cuda"], "CUDA is not available in the sandbox, so pinning could not be checked")
     expect(all(all(p) for p in report["pinned"]), f"not every tensor of the batches was pinned: {show(report['pinned'])}")
     expect(report.get("gpu_equal"), "a non_blocking copy to the GPU differs from the CPU batch")
 
 
+@WITHOUT_GPU
 def check_pin_memory_without_accelerator(ctx):
     """Proves that without an accelerator pin_memory=True is ignored with PyTorch's warning and the (x, y) batches stay correct and unpinned."""
-    if ctx.use_gpu:
-        pytest.skip("a CUDA device is here: check_pin_memory_on_gpu runs instead")
     report = ctx.probe("tokens:pin_memory", file=UINT16_FILE, block=8, batch_size=4)
     tokens = token_data(**UINT16_FILE)
     length = expected_len(UINT16_FILE["n"], 8, 1)
