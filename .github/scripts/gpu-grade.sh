@@ -16,7 +16,7 @@ if ! [[ "$REPOSITORY" =~ ^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$ ]]; then
   exit 1
 fi
 if ! command -v bwrap >/dev/null; then
-  echo "::error::bubblewrap is not installed on this runner: sudo apt-get install bubblewrap (README.md, The jail)"
+  echo "::error::bubblewrap is not installed on this runner: sudo apt-get install bubblewrap (README.md, Isolation)"
   exit 1
 fi
 report="$RUNNER_TEMP/gpu-report"
@@ -26,5 +26,5 @@ if [ -n "${SEED:-}" ]; then seed=(--seed "$SEED"); fi
 as_root=()
 if [ "$(id -u)" != 0 ] && sudo -n true 2>/dev/null; then as_root=(sudo -E); fi
 "${as_root[@]}" "$PYTHON" -m grader grade-commit "$GITHUB_SERVER_URL/$REPOSITORY.git" --ref "${REF:-HEAD}" \
-  --gpu on "${seed[@]}" --json "$report/grade.json" --markdown "$report/grade.md"
+  --gpu on --min-isolation jail "${seed[@]}" --json "$report/grade.json" --markdown "$report/grade.md"
 cat "$report/grade.md" >> "$GITHUB_STEP_SUMMARY"

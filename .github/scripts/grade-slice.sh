@@ -11,7 +11,8 @@
 # gradebook, never a failed step. Writes out/slice-$SLICE/.
 #
 # Environment: REPOSITORIES (owner/name, space-separated), DEADLINE, SLICE,
-# GH_TOKEN, CLASSROOM_TOKEN, GITHUB_SERVER_URL, RUNNER_TEMP.
+# MIN_ISOLATION (default jail: batch refuses to grade below it), GH_TOKEN,
+# CLASSROOM_TOKEN, GITHUB_SERVER_URL, RUNNER_TEMP.
 set -euo pipefail
 read -r -a repositories <<< "$REPOSITORIES"
 record="$RUNNER_TEMP/server-record-$SLICE.json"
@@ -21,4 +22,4 @@ python -m grader record-submissions "${repositories[@]}" --deadline "$DEADLINE" 
 as_root=()
 if [ "$(id -u)" != 0 ] && sudo -n true 2>/dev/null; then as_root=(sudo -E); fi
 "${as_root[@]}" "$(command -v python)" -m grader batch --from-server "$GITHUB_SERVER_URL" --deadline "$DEADLINE" \
-  --server-record "$record" --out "out/slice-$SLICE" --jobs 2
+  --server-record "$record" --out "out/slice-$SLICE" --jobs 2 --min-isolation "${MIN_ISOLATION:-jail}"

@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 from grader.engine.results import GradeResult
+from grader.isolation import LEVELS
 from grader.paths import REPO
 from grader.report_files import write_text
 from grader.tools.batch import SECRET_VARIABLES
@@ -37,7 +38,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--markdown", type=Path, required=True, metavar="FILE", help="write the Markdown report")
     parser.add_argument("--seed", type=int, help="seed of the randomized inputs (default: a fresh one, in the report)")
     parser.add_argument("--gpu", choices=("auto", "on", "off"), default="auto", help="pin_memory checks on CUDA")
-    parser.add_argument("--jail", choices=("auto", "required", "off"), default="auto", help="as for grade")
+    parser.add_argument("--min-isolation", choices=LEVELS, default="jail", help="as for grade (default jail)")
     parser.add_argument("--token-env", default="CLASSROOM_TOKEN", metavar="NAME",
                         help="the environment variable holding the token (default CLASSROOM_TOKEN)")
 
@@ -54,7 +55,7 @@ def run(args) -> int:
         for sentence in intake.problems.values():
             print(f"  {sentence}", file=sys.stderr)
         cmd = [sys.executable, "-m", "grader", "grade", str(submission), "--quiet", "--json", str(args.json),
-               "--markdown", str(args.markdown), "--gpu", args.gpu, "--jail", args.jail]
+               "--markdown", str(args.markdown), "--gpu", args.gpu, "--min-isolation", args.min_isolation]
         if args.seed is not None:
             cmd += ["--seed", str(args.seed)]
         env = {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES and k != args.token_env}
