@@ -88,7 +88,7 @@ def grade_the_class(root: Path) -> dict:
 
     values = {"secrets.CLASSROOM_TOKEN": TOKEN, "inputs.repositories": "\n".join(klass.repositories),
               "inputs.organization": "", "inputs.assignment_prefix": "", "inputs.slices": "2",
-              "inputs.deadline": "2026-12-01T23:59:00+00:00"}
+              "inputs.deadline": "2026-12-01T23:59:00+00:00", "inputs.min_isolation": "jail"}
     job("list", root / "temp-list", values)
     matrix = json.loads(values["steps.split.outputs.matrix"])["include"]
     with attacker_listener(klass) as attacker, GitServer(klass.server, TOKEN) as github:
