@@ -119,9 +119,12 @@ def check_files_read_line_by_line(ctx):
 
     Peak memory is measured from outside the student's process (the
     sandbox's zygote, from the kernel's accounting). Not judged here: the
-    lines' values (check_files_without_workers).
+    lines' values (check_files_without_workers); only that some came back,
+    since code that reads nothing shows nothing about how it reads.
     """
     result = ctx.run_probe("sharding:files_memory", file_mb=60, case="over one 60 MB file of 60 lines")
+    expect(result.data["lines"] > 0, "iterating ShardedFiles over one 60 MB file of 60 lines (1 MiB each) yielded no line, "
+           "so nothing shows that it reads the file line by line: yield each line as you read it")
     expect(result.rss_growth_mb < 30, f"iterating ShardedFiles over one 60 MB file of 60 lines (1 MiB each) raised peak memory by "
            f"{result.rss_growth_mb} MB: the file was read whole (f.read(), readlines(), list(f)); iterate the open file "
            "line by line (for line in f) and yield as you go")
