@@ -116,18 +116,15 @@ class ChecksPlugin:
         self.context.begin_check(request.node.nodeid)
         return self.context
 
-    def pytest_configure(self, config):
-        config.addinivalue_line("markers", "runner(kind, reason): runs only on a gpu or a cpu runner (support.ON_GPU)")
-
     def pytest_collection_modifyitems(self, session, config, items):
         keep, drop = [], []
         for item in items:
             key = (exercise_of(item), check_name(item))
             self.descriptions[key] = first_paragraph(item.function.__doc__)
-            runner = item.get_closest_marker("runner")
-            if runner is not None and (runner.args[0] == "gpu") != self.context.use_gpu:
-                self.not_here[key] = runner.args[1]
-                item.add_marker(pytest.mark.skip(reason=runner.args[1]))
+            where, reason = getattr(item.function, "runs_only", (None, ""))
+            if where is not None and (where == "gpu") != self.context.use_gpu:
+                self.not_here[key] = reason
+                item.add_marker(pytest.mark.skip(reason=reason))
             if key[0] in self.selected and key[0] not in self.unavailable:
                 keep.append(item)
             else:

@@ -14,7 +14,6 @@ import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
-import pytest
 
 from grader import registry
 
@@ -36,10 +35,20 @@ WORKER_TIMEOUT_S = 60.0
 #: pytest-timeout (checks/pytest.ini) is only the backstop.
 CHECK_BUDGET_S = 3 * WORKER_TIMEOUT_S
 MAX_FLAGS_PER_CHECK = 24
-#: A check that runs only where CUDA is, or only where it is not: elsewhere the runner reports it "not run",
-#: whatever the submission (an unfinished one included), with the marker's reason.
-ON_GPU = pytest.mark.runner("gpu", "no CUDA device here: pin_memory checks run on a GPU runner (--gpu on)")
-WITHOUT_GPU = pytest.mark.runner("cpu", "a CUDA device is here: the pin_memory check on the GPU runs instead")
+
+
+def runs_only(where, reason):
+    """Decorate a check that runs only where CUDA is (``where`` "gpu") or only where it is not ("cpu"): elsewhere
+    the runner reports it "not run" with ``reason``, whatever the submission (an unfinished one included)."""
+    def mark(check):
+        check.runs_only = (where, reason)
+        return check
+
+    return mark
+
+
+ON_GPU = runs_only("gpu", "no CUDA device here: pin_memory checks run on a GPU runner (--gpu on)")
+WITHOUT_GPU = runs_only("cpu", "a CUDA device is here: the pin_memory check on the GPU runs instead")
 
 def where_to_look(exercise):
     """The handout sections and docstrings a student should read for ``exercise`` (from lab.toml)."""
