@@ -19,6 +19,7 @@ a line says how many were left out: the cut falls between frames.
 
 from __future__ import annotations
 
+import linecache
 import re
 import traceback
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ MAX_FRAMES = 12
 HEAD_FRAMES = 3
 WORKER_MARKER = "\nOriginal Traceback (most recent call last):\n"
 _FRAME_LINE = re.compile(r'^ {2}File "(?P<path>[^"\n]{1,4096})", line (?P<line>\d{1,9})(?:, in | in )(?P<name>[^\n]{0,200})$')
+_REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]$")
 _DUMP_START = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$|^Stack \(most recent call first\):$")
 # Where a library's file path starts to mean something: below the last site-packages, the standard library's folder
 # or the staged grader code (greedy, so that .../lib/python3.11/site-packages/ counts as site-packages).
@@ -43,8 +45,10 @@ class Frame:
 
 
 def frames_of(exc: BaseException) -> list[Frame]:
-    """The frames of ``exc``'s traceback, outermost first."""
-    return [Frame(f.filename, f.lineno or 0, f.name, (f.line or "").strip()) for f in traceback.extract_tb(exc.__traceback__)]
+    """The frames of ``exc``'s traceback, outermost first, without their source lines (:func:`render` reads
+    those of the frames it shows, so a traceback 100,000 frames deep costs no 100,000 file lookups)."""
+    return [Frame(frame.f_code.co_filename, lineno or 0, frame.f_code.co_name)
+            for frame, lineno in traceback.walk_tb(exc.__traceback__)]
 
 
 def split_worker_message(message: str) -> tuple[str, str] | None:
@@ -64,7 +68,7 @@ def parse_traceback(text: str) -> tuple[list[Frame], str]:
         elif line.startswith("    ") and frames and not rest:
             if not frames[-1].code and line.strip().strip("^~ "):
                 frames[-1] = Frame(frames[-1].path, frames[-1].line, frames[-1].name, line.strip())
-        elif line.strip():
+        elif line.strip() and not _REPEATED.match(line):
             rest.append(line)
     return frames, "\n".join(rest)
 
@@ -117,8 +121,8 @@ def render(frames: list[Frame], student_dir: str, title: str = "Traceback (your 
             lines.append(f"  ... {left_out} frames left out ...")
             continue
         lines.append(f'  File "{display_path(frame.path, prefix)}", line {frame.line}, in {frame.name}')
-        if frame.code:
-            lines.append(f"    {frame.code[:300]}")
+        if code := frame.code or linecache.getline(frame.path, frame.line).strip():
+            lines.append(f"    {code[:300]}")
     return "\n".join(lines)
 
 

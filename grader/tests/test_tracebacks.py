@@ -36,6 +36,11 @@ def test_a_workers_traceback_text_is_parsed_into_frames_and_the_error():
     assert frames[2].code == "return seq.tolist()[5]" and final == "IndexError: list index out of range"
 
 
+def test_a_recursion_in_a_worker_ends_in_its_error_not_in_pythons_repeat_line():
+    text = WORKER_TEXT.replace("IndexError: list index out of range", "  [Previous line repeated 996 more times]\nRecursionError: deep")
+    assert tracebacks.parse_traceback(text)[1] == "RecursionError: deep"
+
+
 def test_render_keeps_the_students_frames_and_the_library_call_that_raised():
     frames = [Frame("/venv/lib/python3.11/site-packages/torch/x.py", 1, "outer"), Frame(f"{STUDENT}/collate.py", 3, "mine"),
               Frame("/venv/lib/python3.11/site-packages/torch/nn/functional.py", 9, "pad")]
