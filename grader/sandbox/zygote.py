@@ -219,6 +219,8 @@ def _wait_child(state: _State, pid: int, result_r: int, deadline: float) -> _Out
                 _pid, outcome.status, usage = os.wait4(pid, 0)
                 outcome.peak_rss_kb = usage.ru_maxrss
                 outcome.result = bytes(buf)
+                if watch is not None:  # a probe quicker than one measurement is measured once it has exited
+                    outcome.over_quota = watch.exceeded(always=True)
                 return outcome
     finally:
         os.close(pidfd)
@@ -231,11 +233,11 @@ class _QuotaWatch:
         self.cfg, self.since, self.limit = cfg, time.time(), cfg.write_quota_mb << 20
         self.next_at = 0.0
 
-    def exceeded(self) -> str:
+    def exceeded(self, always: bool = False) -> str:
         """'' while the probe is within its quota, else what it did. Measures at most every
-        :data:`QUOTA_CHECK_S`, and never spends more than a tenth of the time measuring."""
+        :data:`QUOTA_CHECK_S` (unless ``always``), and never spends more than a tenth of the time measuring."""
         now = time.monotonic()
-        if now < self.next_at:
+        if now < self.next_at and not always:
             return ""
         used, entries = quota.written_bytes([self.cfg.scratch_root], shm_uid=self.cfg.uid, shm_since=self.since)
         self.next_at = time.monotonic() + max(QUOTA_CHECK_S, 10 * (time.monotonic() - now))

@@ -147,9 +147,10 @@ def once(name: str, make: Callable[[Path], dict]) -> dict:
             return json.loads(done.read_text())
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir()
-        result = make(folder)
-        done.write_text(json.dumps(result))
-        return result
+        done.write_text(json.dumps(make(folder)))
+        # Read back even by the caller that made it: every caller sees the same JSON types
+        # (a dict's int keys would otherwise be ints here and strings in the other workers).
+        return json.loads(done.read_text())
 
 
 @contextlib.contextmanager
