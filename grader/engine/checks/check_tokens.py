@@ -254,12 +254,13 @@ def pickle_size(handed_over):
 
 
 def check_pickles_small_after_init_and_use(ctx):
-    """Proves the dataset pickles small (the path and the sizes) right after __init__ and after len() and indexing, and
-    an unpickled copy reads the same windows.
+    """Proves the dataset pickles small (the path and the sizes) right after __init__ and after len() and indexing.
 
     The pickles are made inside the student's process, where the student's
     code runs; their size is measured here from the bytes handed over. The
-    file holds 100,000 tokens (200 kB), so a pickle that carries them cannot pass.
+    file holds 100,000 tokens (200 kB), so a pickle that carries them cannot
+    pass. That an unpickled copy works is check_same_batches_in_real_workers's
+    promise (spawn and forkserver workers get one).
     """
     got = ctx.probe("tokens:pickles", n=100_000, block=16, case="on a file of 100,000 uint16 tokens, block_size=16")
     for key, when in (("pickle_after_init", "right after __init__"), ("pickle_after_use", "after len() and indexing")):
@@ -267,7 +268,6 @@ def check_pickles_small_after_init_and_use(ctx):
         expect(size is not None, f"pickle.dumps(TokenWindows(...)) {when} did not give pickle data")
         expect(size < 4096, f"pickle.dumps(TokenWindows(...)) {when} is {size:,} bytes: store the path and sizes, "
                "open the memmap lazily, and leave an open np.memmap out of the pickled state (__getstate__)")
-    expect(got["clone_equal"], "a pickled-and-unpickled copy returned different windows")
 
 
 def check_never_reads_the_file_whole(ctx):

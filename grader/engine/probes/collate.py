@@ -71,11 +71,14 @@ def in_workers(seqs, batch_size, pools):
     """Batches of a DataLoader(collate_fn=pad_collate): in this process (num_workers=0), then with real
     workers per start method ({method: workers})."""
     module = load_submission("collate")
-    dataset = [torch.tensor(s, dtype=torch.int64) for s in seqs]
-    loader = torch.utils.data.DataLoader(dataset, batch_size=batch_size, collate_fn=module.pad_collate)
+
+    def dataset():  # fresh tensors for every loader: one that pad_collate modified must not change the next
+        return [torch.tensor(s, dtype=torch.int64) for s in seqs]
+
+    loader = torch.utils.data.DataLoader(dataset(), batch_size=batch_size, collate_fn=module.pad_collate)
     runs = {}
     for method, workers in pools.items():
-        batches = tagged_run(dataset, method, num_workers=workers, collate_fn=module.pad_collate, batch_size=batch_size)
+        batches = tagged_run(dataset(), method, num_workers=workers, collate_fn=module.pad_collate, batch_size=batch_size)
         runs[method] = [{"worker": w, "pid": pid, "batch": _batch(data)} for w, pid, data in batches]
     return {"in_process": [_batch(b) for b in loader], "runs": runs}
 
@@ -83,12 +86,13 @@ def in_workers(seqs, batch_size, pools):
 def pin_memory(seqs, batch_size):
     """A pin_memory=True loader over pad_collate batches: pinned flags, warnings, and GPU round trip."""
     module = load_submission("collate")
-    dataset = [torch.tensor(s, dtype=torch.int64) for s in seqs]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        dataset = [torch.tensor(s, dtype=torch.int64) for s in seqs]
         loader = torch.utils.data.DataLoader(dataset, batch_size=batch_size, collate_fn=module.pad_collate, pin_memory=True)
         batches = list(loader)
-    unpinned = torch.utils.data.DataLoader(dataset, batch_size=batch_size, collate_fn=module.pad_collate)
+    fresh = [torch.tensor(s, dtype=torch.int64) for s in seqs]  # as given, whatever pad_collate did to the first ones
+    unpinned = torch.utils.data.DataLoader(fresh, batch_size=batch_size, collate_fn=module.pad_collate)
     report = {
         "unpinned_values": [plain(b) for b in unpinned],
         "cuda": torch.cuda.is_available(),

@@ -182,18 +182,15 @@ def laziness(file_mb, block):
 
 
 def pickles(n, block):
-    """Pickles of a TokenWindows over a file of n uint16 tokens right after __init__ and after use, and whether an
-    unpickled copy reads the same windows (no negative index: how those count is another check's promise)."""
+    """Pickles of a TokenWindows over a file of n uint16 tokens right after __init__, and after len() and three windows
+    (no negative index: how those count is another check's promise; a read that raises still counts as use)."""
     module = load_submission("tokens")
     ds = module.TokenWindows(write_tokens("tokens.bin", n, "uint16", 3, 65536), block)
     after_init = pickled(ds)
     length = len(ds)
-    picks = [0, length // 2, length - 1]
-    samples = [_item(ds, i) for i in picks]
-    after_use = pickled(ds)
-    clone = pickle.loads(pickle.dumps(ds))
-    same = samples == [_item(clone, i) for i in picks]
-    return {"len": length, "pickle_after_init": after_init, "pickle_after_use": after_use, "clone_equal": same}
+    for i in (0, length // 2, length - 1):
+        _item(ds, i)
+    return {"len": length, "pickle_after_init": after_init, "pickle_after_use": pickled(ds)}
 
 
 def in_workers(file, block, stride, batch_size, start_method, workers):
