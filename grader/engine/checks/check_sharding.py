@@ -79,11 +79,14 @@ def range_cases(rng):
 
 
 def check_range_exactly_once_in_real_workers(ctx):
-    """Proves ShardedRange(n) under a DataLoader with k real workers (fork, forkserver) yields each int exactly once, also when n < k.
+    """Proves ShardedRange(n) under a DataLoader with k real workers (fork, forkserver) yields, over all workers, each
+    integer it yields without workers exactly once, also when n < k.
 
-    Which worker yields which integers, and in what order, is the student's
-    choice (the docstring promises only the union), so the items are
-    compared sorted, as ints. forkserver workers receive the dataset
+    Compares with the same submission without workers (which integers that
+    is, 0..n-1, is check_range_without_workers_yields_0_to_n_minus_1's
+    promise). Which worker yields which integers, and in what order, is the
+    student's choice (the docstring promises only the union), so the items
+    are compared sorted, as ints. forkserver workers receive the dataset
     pickled, as spawn workers do; spawn itself would prove nothing more here
     (see support.POOL_WORKERS).
     """
@@ -95,9 +98,10 @@ def check_range_exactly_once_in_real_workers(ctx):
         for run in ctx.probe("sharding:range_in_workers", timeout=WORKER_TIMEOUT_S, cases=chosen, start_method=method,
                              case=f"with {method} workers, for {cases_in_words}"):
             n, k = run["n"], run["k"]
-            got = sorted(v for _, _, v in run["items"])
-            expect(got == list(range(n)), f"DataLoader(ShardedRange({n}), num_workers={k}, batch_size=None) with {method} workers:\n"
-                   f"  expected each of 0..{n - 1} exactly once\n  got (sorted) {show(got)}")
+            got, want = sorted(v for _, _, v in run["items"]), sorted(run["alone"])
+            expect(got == want, f"DataLoader(ShardedRange({n}), num_workers={k}, batch_size=None) with {method} workers:\n"
+                   f"  expected each integer it yields without workers, {show(want)}, exactly once over all workers\n"
+                   f"  got (sorted) {show(got)}")
             expect(all(pid != run["probe_pid"] for _, pid, _ in run["items"]), "items came from the main process, not from workers")
 
 

@@ -29,12 +29,14 @@ def range_in_process(ns):
 
 
 def range_in_workers(cases, start_method):
-    """For each (n, k): what each of k real workers yielded for ShardedRange(n)."""
+    """For each (n, k): what each of k real workers yielded for ShardedRange(n), and what a fresh ShardedRange(n)
+    yields in this process without workers (``alone``)."""
     module = load_submission("sharding")
     out = []
     for n, k in cases:
         batches = tagged_run(module.ShardedRange(n), start_method, num_workers=k, batch_size=None)
-        out.append({"n": n, "k": k, "probe_pid": os.getpid(), "items": [[w, pid, plain(x)] for w, pid, x in batches]})
+        out.append({"n": n, "k": k, "probe_pid": os.getpid(), "items": [[w, pid, plain(x)] for w, pid, x in batches],
+                    "alone": [plain(x) for x in module.ShardedRange(n)]})
     return out
 
 
