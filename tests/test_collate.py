@@ -13,6 +13,8 @@ pytestmark = pytest.mark.collate
 
 def expect_table(out, key, expected, what):
     """Assert that out[key] holds ``expected`` (compared as lists), saying ``what`` was expected when it does not."""
+    assert isinstance(out, dict) and key in out, \
+        f"expected a dict with the key {key!r}, got {sorted(out) if isinstance(out, dict) else type(out).__name__}"
     got = out[key].tolist()
     assert got == expected, f"{key}: expected {expected} ({what}), got {got}"
 

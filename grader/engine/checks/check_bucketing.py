@@ -81,6 +81,8 @@ def check_batches_are_lists_of_python_ints(ctx):
     """Proves each batch an epoch yields is a list of Python ints (not a tensor or an array, not NumPy integers)."""
     for n, bs, pool, drop, got in size_runs(ctx):
         call = call_text(n, bs, pool, drop)
+        some = (n // bs if drop else n) > 0
+        expect(got["epochs"][0] or not some, f"{call} yielded no batch, so their type could not be seen")
         for kind, _batch, item_types in got["epochs"][0]:
             expect(kind == "list", f"{call} yielded a {kind}; each batch must be a list of Python ints (.tolist())")
             expect(set(item_types) <= {"int"}, f"{call} yielded batch items of type {item_types}; they must be Python ints")

@@ -214,11 +214,14 @@ def check_inputs_are_not_modified(ctx):
 
     The tensors are compared as objects: reordering the list itself is
     allowed (the rows must still follow the order as passed, which the value
-    checks judge). Judges nothing of what came back but its memory.
+    checks judge). Judges nothing of what came back but its memory (so it
+    needs a tensor to come back, in a dict, a tuple or a list).
     """
     cases = random_cases(ctx.rng("inputs"), 10) + [{"seqs": [[1, 2, 3], [4, 5, 6]]}, {"seqs": [[8, 9]]}]
 
     def judge(case, got):
+        if not got.get("tensors_returned"):
+            return f"  no tensor came back ({got['type']}), so whether the tables share memory with the inputs could not be seen"
         if not got.get("inputs_unchanged", True):
             return "  the input tensors were modified; pad_collate must not write into them"
         if got.get("shares_memory"):

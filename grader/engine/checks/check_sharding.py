@@ -36,6 +36,13 @@ def values(items):
     return [v for _, v in items]
 
 
+def expect_a_reference(each_file, files, what):
+    """Fail unless every non-empty file yields something when read alone: a sameness with nothing proves nothing."""
+    silent = [i for i, (text, lines) in enumerate(zip(files, each_file)) if text and not lines]
+    expect(not silent, f"ShardedFiles([path]) yields nothing for the files {silent} (contents {show([files[i] for i in silent])}), "
+           f"so {what} could not be compared with anything")
+
+
 def check_range_without_workers_yields_0_to_n_minus_1(ctx):
     """Proves ShardedRange(n) yields 0..n-1 in order without workers, iterated directly and through a DataLoader with num_workers=0.
 
@@ -55,6 +62,7 @@ def check_range_yields_python_ints(ctx):
     """Proves iterating ShardedRange(n) without workers yields plain Python ints (not NumPy integers or tensors)."""
     ns = [0, 1, 2, 5, *sorted(int(n) for n in ctx.rng("range").integers(3, 200, size=4))]
     for n, got in zip(ns, shared_probe(ctx, "sharding:range_in_process", ns=ns)):
+        expect(got["first"] or not n, f"ShardedRange({n}) yielded nothing, so the type of its items could not be seen")
         types = sorted({t for t, _ in got["first"]})
         expect(set(types) <= {"int"}, f"ShardedRange({n}) should yield Python ints, got items of type {types}")
 
@@ -67,6 +75,7 @@ def check_range_every_iter_starts_afresh(ctx):
     """
     ns = [0, 1, 2, 5, *sorted(int(n) for n in ctx.rng("range").integers(3, 200, size=4))]
     for n, got in zip(ns, shared_probe(ctx, "sharding:range_in_process", ns=ns)):
+        expect(got["first"] or not n, f"the first iter() over ShardedRange({n}) yielded nothing, so a second had nothing to repeat")
         expect(got["second"] == got["first"], f"a second iter() over one ShardedRange({n}) gave {show(values(got['second']))}, "
                f"the first {show(values(got['first']))}: every iter() must start afresh")
 
@@ -99,6 +108,8 @@ def check_range_exactly_once_in_real_workers(ctx):
                              case=f"with {method} workers, for {cases_in_words}"):
             n, k = run["n"], run["k"]
             got, want = sorted(v for _, _, v in run["items"]), sorted(run["alone"])
+            expect(want or not n, f"ShardedRange({n}) yields nothing without workers, so what its workers yield could not be "
+                   "compared with anything")
             expect(got == want, f"DataLoader(ShardedRange({n}), num_workers={k}, batch_size=None) with {method} workers:\n"
                    f"  expected each integer it yields without workers, {show(want)}, exactly once over all workers\n"
                    f"  got (sorted) {show(got)}")
@@ -160,6 +171,8 @@ def check_files_bom_and_other_boundaries_either_way(ctx):
     contents = [BOM + "b0\nb1\n", "b0\nb1\n", *EITHER_WAY, *split, *keep]
     got = ctx.probe("sharding:files_each", contents=contents, case="over files with a byte order mark and other line boundaries")
     with_bom, control = got[0], got[1]
+    expect(all(got[1:2] + got[2 + len(EITHER_WAY) :]), f"ShardedFiles([path]) yields nothing for some of the plain files "
+           f"{show(contents[1:2] + contents[2 + len(EITHER_WAY) :])}, so these had nothing to be compared with")
     bom_readings = [control, [BOM + control[0], *control[1:]] if control else control]
     expect(with_bom in bom_readings, f"ShardedFiles([path]) over a file holding {show(contents[0])}: expected what the same file "
            f"without its byte order mark gives, {show(control)}, with or without the mark on the first line; got {show(with_bom)}")
@@ -179,6 +192,7 @@ def check_files_every_iter_starts_afresh(ctx):
     """
     got = ctx.probe("sharding:files_in_process", contents=PLAIN, scenarios=[{"rank": 0, "world": 1}, {"rank": 1, "world": 2}])
     for scenario, run in zip(("ShardedFiles(paths)", "ShardedFiles(paths, rank=1, world_size=2)"), got["scenarios"]):
+        expect(run["first"], f"the first iter() over {scenario} yielded nothing, so a second had nothing to repeat")
         expect(run["second"] == run["first"], f"a second iter() over one {scenario} gave {show(values(run['second']))}, the "
                f"first {show(values(run['first']))}: every iter() must start afresh")
 
@@ -191,6 +205,8 @@ def check_files_read_line_by_line(ctx):
     lines' values (the line checks).
     """
     result = ctx.run_probe("sharding:files_memory", file_mb=60, case="over one 60 MB file of 60 lines")
+    expect(result.data["lines"] >= 60, f"ShardedFiles over one file of 60 lines yielded {result.data['lines']} lines, so "
+           "whether it reads them one by one could not be seen")
     expect(result.rss_growth_mb < 30, f"iterating ShardedFiles over one 60 MB file of 60 lines (1 MiB each) raised peak memory by "
            f"{result.rss_growth_mb} MB: the file was read whole (f.read(), readlines(), list(f)); iterate the open file "
            "line by line (for line in f) and yield as you go")
@@ -215,6 +231,7 @@ def check_files_in_the_order_given(ctx):
     words = f"paths = [{', '.join(names[i] for i in listing)}] (Path objects; b.txt listed twice)"
     got = ctx.probe("sharding:files_in_process", contents=files, names=names, listing=listing, pathlike=True,
                     scenarios=[{"rank": 0, "world": 1}], case=f"with {words}")
+    expect_a_reference(got["each_file"], files, "the order of the lines")
     want, have = reads(got["each_file"], listing), values(got["scenarios"][0]["first"])
     expect(have == want, f"ShardedFiles(paths) with {words}:\n  expected the lines of the files in that order: {show(want)}\n"
            f"  got {show(have)}\n  use the list as given: do not sort it or drop repeats")
@@ -231,6 +248,7 @@ def check_files_ranks_split_by_file(ctx):
         scenarios = [{"rank": r, "world": world} for r in range(world)]
         got = ctx.probe("sharding:files_in_process", contents=files, scenarios=scenarios,
                         case=f"with {len(files)} files and world_size={world}")
+        expect_a_reference(got["each_file"], files, "what each rank reads")
         for s, run in zip(scenarios, got["scenarios"]):
             listing = list(range(len(files)))[s["rank"] :: world]
             want, have = reads(got["each_file"], listing), values(run["first"])
@@ -252,6 +270,7 @@ def check_files_readers_in_real_workers(ctx):
     for method, world, k in plans:
         got = ctx.probe("sharding:files_in_workers", timeout=WORKER_TIMEOUT_S, contents=files, world=world, k=k, start_method=method,
                         case=f"with {len(files)} files, world_size={world} and num_workers={k} ({method} workers)")
+        expect_a_reference(got["each_file"], files, "what each worker reads")
         for run in got["ranks"]:
             rank = run["rank"]
             expect(all(pid != run["probe_pid"] for _, pid, _ in run["items"]), "lines came from the main process, not from workers")

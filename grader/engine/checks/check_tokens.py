@@ -275,10 +275,14 @@ def check_never_reads_the_file_whole(ctx):
     windows and a batch of three over a 60 MB file run.
 
     Peak memory is measured from outside the student's process (the
-    sandbox's zygote, from the kernel's accounting); nothing is pickled there.
+    sandbox's zygote, from the kernel's accounting); nothing is pickled
+    there. The three windows must come back as (x, y) pairs of block_size
+    tokens (their values are the window checks' promise).
     """
     result = ctx.run_probe("tokens:laziness", file_mb=60, block=64,  # under the sandbox's 64 MB file-size limit
                            case="on a 60 MB token file (all zeros), block_size=64")
+    expect(result.data["windows_read"] == 3, "ds[0], ds[n // 2] and ds[n - 1] of a 60 MB token file did not all give an (x, y) "
+           "pair of block_size tokens each, so the memory that reading takes could not be judged")
     expect(result.rss_growth_mb < 30, f"TokenWindows(...), len(), 3 windows and a batch of 3 of a 60 MB token file raised "
            f"peak memory by {result.rss_growth_mb} MB: the file was read (or widened) whole; use np.memmap so only the "
            "touched pages are read, and widen one window at a time")

@@ -81,11 +81,12 @@ def no_table(got, key):
 
 
 def tables_missing(got):
-    """Why none of the three tables came back, in words, or None when one did."""
+    """Why none of the three tables came back as a tensor, in words, or None when one did."""
     if got["type"] != "dict":
         return f"  expected a dict of the tables {', '.join(KEYS)}, got {got['type']}"
-    if not any(key in got["keys"] for key in KEYS):
-        return f"  expected a dict of the tables {', '.join(KEYS)}, got the keys {sorted(got['keys'])}"
+    if not any(table(got, key) is not None for key in KEYS):
+        found = {key: entry["type"] for key, entry in got["keys"].items()}
+        return f"  expected a dict of the tables {', '.join(KEYS)} as tensors, got {show(found)}"
     return None
 
 

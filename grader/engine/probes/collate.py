@@ -53,10 +53,10 @@ def run_cases(cases):
         report = _report(out)
         report["inputs_unchanged"] = all(torch.equal(a, b) for a, b in zip(tensors, before))
         input_ptrs = {t.untyped_storage().data_ptr() for t in tensors if t.numel()}
-        returned = out.values() if isinstance(out, dict) else out if isinstance(out, (tuple, list)) else [out]
-        report["shares_memory"] = any(
-            isinstance(v, torch.Tensor) and v.numel() and v.untyped_storage().data_ptr() in input_ptrs for v in returned
-        )
+        returned = [v for v in (out.values() if isinstance(out, dict) else out if isinstance(out, (tuple, list)) else [out])
+                    if isinstance(v, torch.Tensor)]
+        report["tensors_returned"] = len(returned)
+        report["shares_memory"] = any(v.numel() and v.untyped_storage().data_ptr() in input_ptrs for v in returned)
         results.append(report)
     return results
 
