@@ -7,22 +7,29 @@ and "Experiment (d): throughput".
     python -m exercises.lab --only c        # one experiment
     python -m solutions.lab                 # the reference (instructors)
     python -m exercises.lab --mp-context spawn --seed 1 --json results.json
+    python -m exercises.lab --only d --repeats 1 --samples 2000   # a quick look at (d)
 
 (a) sharding: 2,000 integers on 2 workers, without sharding (every worker
     yields the whole stream; needs no code of yours), then ``ShardedRange``.
 (b) seeding: samples that draw a random mask from the dataset's own ``rng``,
-    on 2 workers with ``worker_init_fn=seed_worker``: reruns, workers, epochs.
+    on 2 workers with ``worker_init_fn=seed_worker``: reruns, workers, epochs
+    (the masks each worker draws are compared, not the shuffled batches).
 (c) bucketing: 2,000 lengths uniform in [4, 64], batch 32: the padded
     fraction of random batches, of ``BucketBatchSampler`` with pools of 50
     batches, and with pools of one batch (which must pad like random batches).
 (d) throughput: ``TokenWindows`` samples per second, item by item and with
-    ``__getitems__``, with 0 and 2 workers. Printed, never judged.
+    ``__getitems__``, with 0 and 2 workers (printed, never judged: they
+    depend on the machine); and what makes it fast, judged: the pickle a
+    worker receives (after ``__init__`` and after use) and how many reads
+    of the memmap ``__getitems__`` makes for a batch.
 
 Each experiment needs only its own exercise. An exercise that is not
 implemented yet is reported as such and the other experiments still run.
-The exit status is 0 when every experiment ran and showed what LAB.md says,
-1 otherwise. ``--handout LAB.md`` also writes each experiment's output into
-LAB.md, between its ``<!-- lab:x -->`` markers.
+Each ``[ok]``/``[NO]`` line judges your code (the figures of the code that
+is not yours, such as the unsharded stream or random batches, are printed
+only). The exit status is 0 when every experiment ran and showed what
+LAB.md says, 1 otherwise. ``--handout LAB.md`` also writes each
+experiment's output into LAB.md, between its ``<!-- lab:x -->`` markers.
 
 Workers start with forkserver, torch and numpy preloaded, where the platform
 has it (Linux, macOS), else with the platform's default; ``--mp-context``
@@ -37,6 +44,7 @@ import contextlib
 import importlib
 import json
 import multiprocessing
+import pickle
 import re
 import statistics
 import sys
@@ -151,12 +159,14 @@ def run_seeding(ctx, seed, result):
 
     first, second = epochs(2)
     (rerun,) = epochs(1)
-    # Workers take batches in turn: batch 0 came from worker 0, batch 1 from worker 1.
-    masks = [batch == 0 for batch in first[:2]]
+    # Only the masks are drawn (masked tokens are 0, no real token is): batch k of an epoch holds the k-th masks its
+    # worker drew, whichever samples the shuffle put there. Workers take batches in turn: batch 0 came from worker 0,
+    # batch 1 from worker 1.
+    masks = [[batch == 0 for batch in run] for run in (first, second)]
     result.update(samples=len(dataset),
                   rerun_identical=all(torch.equal(a, b) for a, b in zip(first, rerun, strict=True)),
-                  workers_differ=not torch.equal(masks[0], masks[1]),
-                  epochs_differ=not all(torch.equal(a, b) for a, b in zip(first, second, strict=True)))
+                  workers_differ=not torch.equal(masks[0][0], masks[0][1]),
+                  epochs_differ=not all(torch.equal(a, b) for a, b in zip(*masks, strict=True)))
 
 
 def padded_fraction(lengths, batch_sampler):
@@ -192,9 +202,47 @@ def samples_per_second(loader, samples):
         return count / (time.perf_counter() - start)
 
 
+class CountingMemmap(np.memmap):
+    """``np.memmap`` that counts how often a file's own memmap is indexed (arrays made from it are not counted)."""
+
+    reads = 0
+
+    def __getitem__(self, index):
+        if getattr(self, "_mmap", None) is not None:
+            CountingMemmap.reads += 1
+        return super().__getitem__(index)
+
+
+@contextlib.contextmanager
+def counted_memmap_reads():
+    """``np.memmap`` replaced by :class:`CountingMemmap` for the block (code that did ``from numpy import memmap`` is not counted)."""
+    original = np.memmap
+    np.memmap = CountingMemmap
+    try:
+        yield CountingMemmap
+    finally:
+        np.memmap = original
+
+
+def inspect_tokens(TokenWindows, token_file, result, batch=64):
+    """(d) What a worker receives and what a batch costs: pickle sizes after __init__ and after use, memmap reads per batch."""
+    windows = TokenWindows(token_file, block_size=64)
+    result["pickle_bytes_after_init"] = len(pickle.dumps(windows))
+    len(windows), windows[0], windows.__getitems__([1, 2])
+    result["pickle_bytes_after_use"] = len(pickle.dumps(windows))
+    with counted_memmap_reads() as counter:
+        counted = TokenWindows(token_file, block_size=64)
+        counted.__getitems__([0])  # opens the memmap
+        before = counter.reads
+        counted.__getitems__(list(range(batch)))
+        result.update(batch=batch, memmap_reads_per_batch=counter.reads - before)
+
+
 def run_throughput(ctx, seed, result, token_file, samples=20_000, repeats=3):
-    """(d) TokenWindows samples/s: per-item versus batched reads, 0 versus 2 workers."""
-    windows = exercise("tokens").TokenWindows(token_file, block_size=64)
+    """(d) What a worker receives and what a batch reads; then TokenWindows samples/s, per-item versus batched, 0 versus 2 workers."""
+    TokenWindows = exercise("tokens").TokenWindows
+    inspect_tokens(TokenWindows, token_file, result)
+    windows = TokenWindows(token_file, block_size=64)
     rates = result.setdefault("samples_per_s", {})
     result.update(samples=samples, repeats=repeats)
     for workers in (0, NUM_WORKERS):
@@ -206,16 +254,22 @@ def run_throughput(ctx, seed, result, token_file, samples=20_000, repeats=3):
             rates[f"{workers} workers, {how}"] = round(statistics.median(runs))
 
 
+#: The largest pickle of a TokenWindows that holds only its path and sizes (a pickled memmap of the lab's file is 100 kB).
+SMALL_PICKLE_BYTES = 4096
+
+#: Each experiment's claims about the student's code, as [ok]/[NO] lines: (claim, judge of the experiment's result).
+#: A claim about code that is not the student's (the unsharded stream, random batches) would always say ok: those are
+#: figures, printed by result_lines. (d)'s claims are a list that more levels can join.
 EXPECTATIONS = {
-    "a": [("unsharded: 2,000 duplicates", lambda r: r["unsharded_duplicates"] == 2000),
-          ("sharded: each integer exactly once", lambda r: r["sharded_exactly_once"])],
+    "a": [("sharded: each integer exactly once", lambda r: r["sharded_exactly_once"])],
     "b": [("reruns identical", lambda r: r["rerun_identical"]),
           ("workers draw different masks", lambda r: r["workers_differ"]),
           ("epochs draw new masks", lambda r: r["epochs_differ"])],
-    "c": [("random batches pad about 45 %", lambda r: 0.35 <= r["random_padded_fraction"] <= 0.55),
-          ("pools of 50 batches pad at most 3 %", lambda r: r["bucketed_padded_fraction"] <= 0.03),
+    "c": [("pools of 50 batches pad at most 3 %", lambda r: r["bucketed_padded_fraction"] <= 0.03),
           ("pools of one batch pad like random batches", lambda r: r["one_batch_pools_padded_fraction"] >= 0.35)],
-    "d": [],
+    "d": [("pickles small right after __init__", lambda r: r["pickle_bytes_after_init"] < SMALL_PICKLE_BYTES),
+          ("pickles small after use", lambda r: r["pickle_bytes_after_use"] < SMALL_PICKLE_BYTES),
+          ("__getitems__ reads the memmap once per batch", lambda r: r["memmap_reads_per_batch"] <= 2)],
 }
 
 
@@ -259,7 +313,7 @@ def run_all(args):
             "a": lambda result: run_sharding(ctx, args.seed, result),
             "b": lambda result: run_seeding(ctx, args.seed, result),
             "c": lambda result: run_bucketing(ctx, args.seed, result),
-            "d": lambda result: run_throughput(ctx, args.seed, result, token_file, repeats=args.repeats),
+            "d": lambda result: run_throughput(ctx, args.seed, result, token_file, samples=args.samples, repeats=args.repeats),
         }
         for letter in sorted(set(args.only)):
             report[letter] = run_one(letter, runs[letter])
@@ -297,10 +351,14 @@ def result_lines(letter, result):
         rows = [("random batches", "random_padded_fraction"), ("pools of 50 batches", "bucketed_padded_fraction"),
                 ("pools of one batch", "one_batch_pools_padded_fraction")]
         return [f"{name:<22} padded {100 * result[key]:5.1f} %  {bar(result[key], 1.0)}" for name, key in rows if key in result]
-    if letter == "d" and result.get("samples_per_s"):
-        rates = result["samples_per_s"]
-        top = max(rates.values())
-        return [f"{name:<22} {rate:>9,} samples/s  {bar(rate, top)}" for name, rate in rates.items()]
+    if letter == "d" and "pickle_bytes_after_init" in result:
+        lines = [f"pickle: {result['pickle_bytes_after_init']:,} bytes after __init__"
+                 + (f", {result['pickle_bytes_after_use']:,} after use" if "pickle_bytes_after_use" in result else "")]
+        if "memmap_reads_per_batch" in result:
+            lines.append(f"__getitems__ of {result['batch']} windows: {result['memmap_reads_per_batch']} memmap read(s)")
+        rates = result.get("samples_per_s") or {}
+        top = max(rates.values(), default=0)
+        return lines + [f"{name:<22} {rate:>9,} samples/s  {bar(rate, top)}" for name, rate in rates.items()]
     return []
 
 
@@ -340,6 +398,7 @@ def parse_args(argv=None):
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE ('-' for stdout)")
     parser.add_argument("--only", default="abcd", help="which experiments to run, e.g. 'c' or 'ac' (default abcd)")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per throughput setup; the median is shown")
+    parser.add_argument("--samples", type=int, default=20_000, help="samples per timed throughput run (default 20,000)")
     parser.add_argument("--handout", metavar="LAB.md", help="also write each experiment's output into this handout")
     args = parser.parse_args(argv)
     if args.mp_context not in ("auto", *multiprocessing.get_all_start_methods()):
@@ -348,6 +407,8 @@ def parse_args(argv=None):
         parser.error(f"--only takes letters from 'abcd', got {args.only!r}")
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
+    if args.samples < 1:
+        parser.error("--samples must be at least 1")
     if args.handout and not Path(args.handout).is_file():
         parser.error(f"--handout {args.handout}: no such file")
     return args

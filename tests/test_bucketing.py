@@ -14,32 +14,42 @@ def sampler(lab, lengths, batch_size, seed=0, **kwargs):
     return lab.bucketing.BucketBatchSampler(lengths, batch_size, generator=torch.Generator().manual_seed(seed), **kwargs)
 
 
-@pytest.mark.parametrize("bad", [{"batch_size": 0}, {"batch_size": -3}, {"pool_batches": 0}])
+@pytest.mark.parametrize("bad", [{"batch_size": 0}, {"batch_size": -3}, {"pool_batches": 0}],
+                         ids=["batch_size_0", "batch_size_minus_3", "pool_batches_0"])
 def test_rejects_sizes_below_one(lab, bad):
     args = {"batch_size": 4, "pool_batches": 2, **bad}
     with pytest.raises(ValueError):
         lab.bucketing.BucketBatchSampler([3, 1, 2], **args)
 
 
-@pytest.mark.parametrize("n, batch_size, drop_last, expected", [(10, 3, False, 4), (10, 3, True, 3), (12, 4, True, 3), (2, 5, True, 0)])
+@pytest.mark.parametrize("n, batch_size, drop_last, expected", [(10, 3, False, 4), (10, 3, True, 3), (12, 4, True, 3), (2, 5, True, 0)],
+                         ids=["10_items_by_3", "10_items_by_3_drop_last", "12_items_by_4_drop_last", "2_items_by_5_drop_last"])
 def test_len_counts_the_batches_of_an_epoch(lab, n, batch_size, drop_last, expected):
     s = sampler(lab, list(range(n)), batch_size, drop_last=drop_last)
-    assert len(s) == expected
-    assert len(list(s)) == expected
+    call = f"BucketBatchSampler(<{n} lengths>, batch_size={batch_size}, drop_last={drop_last})"
+    assert len(s) == expected, f"len({call}) should be {expected}, got {len(s)}"
+    batches = len(list(s))
+    assert batches == expected, f"an epoch of {call} should yield {expected} batches, got {batches}"
 
 
 def test_one_epoch_covers_every_index_once_in_lists_of_ints(lab):
     lengths = [5, 3, 9, 1, 4, 4, 8, 2, 7, 6, 3]
     epoch = list(sampler(lab, lengths, 3, pool_batches=2))
-    assert all(isinstance(b, list) and all(type(i) is int for i in b) for b in epoch)
-    assert sorted(i for b in epoch for i in b) == list(range(len(lengths)))
-    assert sorted(len(b) for b in epoch) == [2, 3, 3, 3], "one short batch, the rest full"
+    kinds = sorted({type(b).__name__ for b in epoch} | {type(i).__name__ for b in epoch for i in b})
+    assert all(isinstance(b, list) and all(type(i) is int for i in b) for b in epoch), \
+        f"each batch should be a list of Python ints, got batches and items of type {kinds}"
+    indices = sorted(int(i) for b in epoch for i in b)
+    assert indices == list(range(len(lengths))), f"an epoch should hold every index of range(11) once, got (sorted) {indices}"
+    sizes = sorted(len(b) for b in epoch)
+    assert sizes == [2, 3, 3, 3], f"11 items in batches of 3: expected one short batch, the rest full, [2, 3, 3, 3], got {sizes}"
 
 
 def test_drop_last_drops_only_the_short_batch(lab):
     epoch = list(sampler(lab, list(range(11)), 3, pool_batches=2, drop_last=True))
-    assert [len(b) for b in epoch] == [3, 3, 3]
-    assert len({i for b in epoch for i in b}) == 9
+    sizes = [len(b) for b in epoch]
+    assert sizes == [3, 3, 3], f"11 items in batches of 3 with drop_last: expected three full batches, [3, 3, 3], got {sizes}"
+    distinct = len({int(i) for b in epoch for i in b})
+    assert distinct == 9, f"the three batches should hold 9 distinct indices, got {distinct}"
 
 
 @pytest.mark.parametrize("container", [list, tuple, np.array, torch.tensor], ids=["list", "tuple", "numpy", "tensor"])
@@ -49,7 +59,9 @@ def test_a_pool_larger_than_the_data_gives_sorted_slices(lab, container):
     random.Random(1).shuffle(lengths)  # distinct lengths, shuffled positions
     epoch = list(sampler(lab, container(lengths), 8, pool_batches=100))
     slices = sorted(sorted(lengths[i] for i in b) for b in epoch)
-    assert slices == [list(range(k, k + 8)) for k in range(0, 40, 8)], f"with lengths as a {type(container(lengths)).__name__}"
+    want = [list(range(k, k + 8)) for k in range(0, 40, 8)]
+    assert slices == want, (f"with lengths as a {type(container(lengths)).__name__} and one pool over all 40: expected batches "
+                            f"of the lengths {want} (in some order), got {slices}")
 
 
 def test_batch_order_is_shuffled(lab):
@@ -109,9 +121,12 @@ def test_bucketing_cuts_padding(lab):
         return 1 - sum(lengths) / slots
 
     random_batches = [list(range(i, min(i + 32, 2000))) for i in range(0, 2000, 32)]
-    assert padded(random_batches) > 0.35
-    assert padded(list(sampler(lab, lengths, 32))) < 0.03
-    assert math.isclose(len(list(sampler(lab, lengths, 32))), 63)
+    assert padded(random_batches) > 0.35, "batches in index order pad like random batches (about 45 %)"
+    bucketed = padded(list(sampler(lab, lengths, 32)))
+    assert bucketed < 0.03, (f"2,000 lengths uniform in [4, 64], batches of 32, pools of 50 batches: expected under 3 % padding, "
+                             f"got {bucketed:.1%}: sort each pool by length, then slice it")
+    batches = len(list(sampler(lab, lengths, 32)))
+    assert math.isclose(batches, 63), f"2,000 items in batches of 32 make 63 batches, got {batches}"
 
 
 def test_one_batch_pools_pad_like_random_batches(lab):

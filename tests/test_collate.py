@@ -11,9 +11,19 @@ from conftest import batches, start_methods, worker_loader
 pytestmark = pytest.mark.collate
 
 
+def expect_table(out, key, expected, what):
+    """Assert that out[key] holds ``expected`` (compared as lists), saying ``what`` was expected when it does not."""
+    assert isinstance(out, dict) and key in out, \
+        f"expected a dict with the key {key!r}, got {sorted(out) if isinstance(out, dict) else type(out).__name__}"
+    got = out[key].tolist()
+    assert got == expected, f"{key}: expected {expected} ({what}), got {got}"
+
+
 def test_returns_the_three_keys_as_int64_b_by_t(lab):
     out = lab.collate.pad_collate([torch.tensor([3, 1, 4]), torch.tensor([1]), torch.tensor([5, 9, 2, 6])])
-    assert set(out) == {"input_ids", "attention_mask", "labels"}
+    assert isinstance(out, dict), f"pad_collate should return a dict, got {type(out).__name__}"
+    assert set(out) == {"input_ids", "attention_mask", "labels"}, \
+        f"expected exactly the keys ['attention_mask', 'input_ids', 'labels'], got {sorted(out)}"
     for key, value in out.items():
         assert value.dtype == torch.int64, f"{key} should be int64, got {value.dtype}"
         assert value.shape == (3, 4), f"{key} should have shape (B, T) = (3, 4), got {tuple(value.shape)}"
@@ -21,45 +31,50 @@ def test_returns_the_three_keys_as_int64_b_by_t(lab):
 
 def test_right_pads_masks_and_labels_a_small_batch(lab):
     out = lab.collate.pad_collate([torch.tensor([3, 1, 4]), torch.tensor([1]), torch.tensor([5, 9, 2, 6])], pad_id=0)
-    assert out["input_ids"].tolist() == [[3, 1, 4, 0], [1, 0, 0, 0], [5, 9, 2, 6]]
-    assert out["attention_mask"].tolist() == [[1, 1, 1, 0], [1, 0, 0, 0], [1, 1, 1, 1]]
-    assert out["labels"].tolist() == [[3, 1, 4, -100], [1, -100, -100, -100], [5, 9, 2, 6]]
+    expect_table(out, "input_ids", [[3, 1, 4, 0], [1, 0, 0, 0], [5, 9, 2, 6]], "each row right-padded with pad_id")
+    expect_table(out, "attention_mask", [[1, 1, 1, 0], [1, 0, 0, 0], [1, 1, 1, 1]], "1 on the real tokens, 0 on the padding")
+    expect_table(out, "labels", [[3, 1, 4, -100], [1, -100, -100, -100], [5, 9, 2, 6]], "the tokens, and -100 on the padding")
 
 
 def test_a_real_token_equal_to_pad_id_keeps_its_label(lab):
     out = lab.collate.pad_collate([torch.tensor([7, 2, 7]), torch.tensor([7])], pad_id=7)
-    assert out["input_ids"].tolist() == [[7, 2, 7], [7, 7, 7]]
-    assert out["attention_mask"].tolist() == [[1, 1, 1], [1, 0, 0]]
-    assert out["labels"].tolist() == [[7, 2, 7], [7, -100, -100]], "the mask decides the labels, not the value"
+    expect_table(out, "input_ids", [[7, 2, 7], [7, 7, 7]], "each row right-padded with pad_id")
+    expect_table(out, "attention_mask", [[1, 1, 1], [1, 0, 0]], "the lengths decide the mask, not the values")
+    expect_table(out, "labels", [[7, 2, 7], [7, -100, -100]], "the mask decides the labels, not the value")
 
 
 def test_empty_sequences(lab):
     out = lab.collate.pad_collate([torch.tensor([], dtype=torch.long), torch.tensor([4, 5])])
-    assert out["input_ids"].tolist() == [[0, 0], [4, 5]]
-    assert out["attention_mask"].tolist() == [[0, 0], [1, 1]]
-    assert out["labels"].tolist() == [[-100, -100], [4, 5]]
+    expect_table(out, "input_ids", [[0, 0], [4, 5]], "an empty sequence keeps its row, all padding")
+    expect_table(out, "attention_mask", [[0, 0], [1, 1]], "an empty sequence keeps its row, all padding")
+    expect_table(out, "labels", [[-100, -100], [4, 5]], "an empty sequence keeps its row, all padding")
     all_empty = lab.collate.pad_collate([torch.tensor([], dtype=torch.long)] * 3)
-    assert all_empty["input_ids"].shape == (3, 0) and all_empty["labels"].dtype == torch.int64
+    shape = tuple(all_empty["input_ids"].shape)
+    assert shape == (3, 0), f"three empty sequences: expected input_ids of shape (B, T) = (3, 0), got {shape}"
 
 
-@pytest.mark.parametrize("dtype, big", [(torch.int32, 200), (torch.uint8, 200), (torch.int16, 200), (torch.int8, 100)])
+@pytest.mark.parametrize("dtype, big", [(torch.int32, 200), (torch.uint8, 200), (torch.int16, 200), (torch.int8, 100)],
+                         ids=["int32", "uint8", "int16", "int8"])
 def test_any_integer_dtype_comes_out_int64(lab, dtype, big):
     """One dtype per batch, any integer dtype (a batch that mixes dtypes is outside the contract)."""
     out = lab.collate.pad_collate([torch.tensor([big, 3], dtype=dtype), torch.tensor([1], dtype=dtype)])
-    assert out["input_ids"].dtype == torch.int64
-    assert out["input_ids"].tolist() == [[big, 3], [1, 0]]
+    for key, value in out.items():
+        assert value.dtype == torch.int64, f"{key} of a {dtype} batch should be int64, got {value.dtype}"
+    expect_table(out, "input_ids", [[big, 3], [1, 0]], f"the {dtype} tokens, right-padded")
+    expect_table(out, "labels", [[big, 3], [1, -100]], f"the {dtype} tokens, and -100 on the padding")
 
 
-@pytest.mark.parametrize("dtype", [torch.int32, torch.uint8])
+@pytest.mark.parametrize("dtype", [torch.int32, torch.uint8], ids=["int32", "uint8"])
 def test_same_length_batches_come_out_int64_too(lab, dtype):
     """No row needs padding here, and torch.stack would keep the input's dtype: the tables are still int64."""
     out = lab.collate.pad_collate([torch.tensor([5, 6], dtype=dtype), torch.tensor([7, 8], dtype=dtype)])
     for key, value in out.items():
         assert value.dtype == torch.int64, f"{key} of a same-length {dtype} batch should be int64, got {value.dtype}"
-    assert out["input_ids"].tolist() == [[5, 6], [7, 8]] and out["attention_mask"].tolist() == [[1, 1], [1, 1]]
+    expect_table(out, "input_ids", [[5, 6], [7, 8]], "no row needs padding")
 
 
-@pytest.mark.parametrize("dtype, pad_id", [(torch.uint8, 300), (torch.uint8, -1), (torch.int8, 200)])
+@pytest.mark.parametrize("dtype, pad_id", [(torch.uint8, 300), (torch.uint8, -1), (torch.int8, 200)],
+                         ids=["uint8_pad_300", "uint8_pad_minus_1", "int8_pad_200"])
 def test_pad_id_need_not_fit_the_input_dtype(lab, dtype, pad_id):
     out = lab.collate.pad_collate([torch.tensor([1, 2], dtype=dtype), torch.tensor([3], dtype=dtype)], pad_id=pad_id)
     got = out["input_ids"].tolist()
@@ -73,14 +88,23 @@ def test_inputs_are_not_modified_and_not_shared(lab):
     tensors = list(batch)
     copies = [t.clone() for t in tensors]
     out = lab.collate.pad_collate(batch)
-    out["input_ids"].fill_(-1)
-    assert all(torch.equal(a, b) for a, b in zip(tensors, copies)), "pad_collate must not change its input tensors (nor share memory with them)"
+    assert all(torch.equal(a, b) for a, b in zip(tensors, copies)), \
+        f"pad_collate changed its input tensors: expected {[t.tolist() for t in copies]}, got {[t.tolist() for t in tensors]}"
+    for value in out.values():
+        value.fill_(-1)
+    assert all(torch.equal(a, b) for a, b in zip(tensors, copies)), \
+        "filling the returned tables changed the input tensors: they share memory; build new tensors (torch.full + copy)"
+    single = torch.tensor([5, 6])  # nothing to pad: where a copy is most easily forgotten
+    for value in lab.collate.pad_collate([single]).values():
+        value.fill_(-1)
+    assert single.tolist() == [5, 6], "filling the tables of a batch of one sequence changed that sequence: they share memory"
 
 
 def test_works_as_collate_fn_in_process(lab):
     sequences = [torch.arange(1, n + 1) for n in (2, 5, 1, 3)]
     loader = DataLoader(sequences, batch_size=2, collate_fn=lab.collate.pad_collate)
-    assert [tuple(b["input_ids"].shape) for b in loader] == [(2, 5), (2, 3)]
+    shapes = [tuple(b["input_ids"].shape) for b in loader]
+    assert shapes == [(2, 5), (2, 3)], f"batches of lengths (2, 5) and (1, 3): expected input_ids of shapes [(2, 5), (2, 3)], got {shapes}"
 
 
 def test_pin_memory_loader_gives_the_documented_batches(lab):
@@ -93,7 +117,8 @@ def test_pin_memory_loader_gives_the_documented_batches(lab):
         {"input_ids": [[1, 2, 3], [4, 0, 0]], "attention_mask": [[1, 1, 1], [1, 0, 0]], "labels": [[1, 2, 3], [4, -100, -100]]},
         {"input_ids": [[5, 6], [0, 0]], "attention_mask": [[1, 1], [0, 0]], "labels": [[5, 6], [-100, -100]]},
     ]
-    assert [{k: v.tolist() for k, v in b.items()} for b in got] == expected, "with pin_memory=True the batches differ from the documented ones"
+    tables = [{k: v.tolist() for k, v in b.items()} for b in got]
+    assert tables == expected, f"with pin_memory=True: expected the batches {expected}, got {tables}"
     pinned = [t.is_pinned() for b in got for t in b.values()]
     if torch.cuda.is_available():
         assert all(pinned), f"with CUDA, every tensor of a pin_memory=True batch should be pinned, got {pinned}"
@@ -117,6 +142,7 @@ def test_same_batches_in_worker_processes(lab, start_method):
     loader = worker_loader(SEQUENCES, start_method, batch_size=3, collate_fn=lab.collate.pad_collate)
     with batches(loader) as it:
         got = list(it)
-    assert len(got) == len(expected)
-    for g, e in zip(got, expected):
-        assert all(torch.equal(g[k], e[k]) for k in e)
+    assert len(got) == len(expected), f"with {start_method} workers: expected {len(expected)} batches, as without workers, got {len(got)}"
+    for index, (g, e) in enumerate(zip(got, expected)):
+        assert all(torch.equal(g[k], e[k]) for k in e), (f"with {start_method} workers, batch {index} differs from the one "
+                                                          f"without workers:\n  expected {e}\n  got      {g}")

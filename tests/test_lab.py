@@ -2,9 +2,10 @@
 
 Each experiment needs only its own exercise and carries only that
 exercise's marker: ``pytest -m sharding`` runs experiment (a),
-``-m seeding`` (b), ``-m bucketing`` (c), ``-m tokens`` (d). The claims of
-(a)-(c) are asserted; the throughput figures of (d) depend on the machine
-and are only required to be measured.
+``-m seeding`` (b), ``-m bucketing`` (c), ``-m tokens`` (d). Every claim
+an experiment prints (its ``[ok]``/``[NO]`` lines) is asserted; the
+throughput figures of (d) depend on the machine and are only required to
+be measured.
 """
 
 import json
@@ -42,7 +43,8 @@ def run_experiment(lab, letter, tmp_path, rootpath):
     # that pipe to EOF would wait for the server to exit.
     with open(tmp_path / "stderr.txt", "w") as stderr:
         subprocess.run(
-            [sys.executable, "-m", f"{lab.package}.lab", "--only", letter, "--repeats", "1", "--json", str(tmp_path / "lab.json")],
+            [sys.executable, "-m", f"{lab.package}.lab", "--only", letter, "--repeats", "1", "--samples", "2000",
+             "--json", str(tmp_path / "lab.json")],
             cwd=rootpath, stdout=subprocess.DEVNULL, stderr=stderr, timeout=240,
         )
     path = tmp_path / "lab.json"
@@ -56,18 +58,19 @@ def run_experiment(lab, letter, tmp_path, rootpath):
 
 def experiment(letter):
     return pytest.param(letter, marks=[getattr(pytest.mark, EXPERIMENTS[letter]), pytest.mark.lab, pytest.mark.slow,
-                                       pytest.mark.timeout(300)], id=letter)
+                                       pytest.mark.timeout(300)], id=f"{letter}_{EXPERIMENTS[letter]}")
 
 
-@pytest.mark.parametrize("letter", [experiment("a"), experiment("b"), experiment("c")])
-def test_experiment_shows_what_the_handout_says(lab, letter, tmp_path, pytestconfig):
+@pytest.mark.parametrize("letter", [experiment(letter) for letter in EXPERIMENTS])
+def test_experiment_shows_what_the_handout_says(lab, letter, tmp_path, pytestconfig, record_property):
+    """Every [ok] line of the experiment holds; (d) also measures the four throughput setups."""
     entry = run_experiment(lab, letter, tmp_path, pytestconfig.rootpath)
     failed = [claim for claim, ok in entry["checks"].items() if not ok]
-    assert not failed, f"experiment ({letter}) did not show: {failed}; its figures: {entry['result']}"
-
-
-@pytest.mark.parametrize("letter", [experiment("d")])
-def test_experiment_d_measures_per_item_and_batched_reads(lab, letter, tmp_path, pytestconfig):
-    rates = run_experiment(lab, letter, tmp_path, pytestconfig.rootpath)["result"]["samples_per_s"]
-    assert set(rates) == {"0 workers, per-item", "0 workers, batched", "2 workers, per-item", "2 workers, batched"}
-    assert all(rate > 0 for rate in rates.values()), rates
+    record_property("claims_not_shown", "; ".join(failed))  # for the grader's own tests, which read the JUnit report
+    assert not failed, (f"experiment ({letter}) printed [NO] for: {'; '.join(failed)} (each [ok] line is a claim about your "
+                        f"code: see LAB.md); its figures: {entry['result']}")
+    if letter == "d":
+        rates = entry["result"]["samples_per_s"]
+        setups = {"0 workers, per-item", "0 workers, batched", "2 workers, per-item", "2 workers, batched"}
+        assert set(rates) == setups, f"experiment (d) should measure {sorted(setups)}, measured {sorted(rates)}"
+        assert all(rate > 0 for rate in rates.values()), f"every setup of experiment (d) should yield samples, measured {rates}"

@@ -44,18 +44,23 @@ def test_outside_a_worker_seeds_numpy_and_random(lab):
     torch.manual_seed(1234)
     lab.seeding.seed_worker(0)
     expected = first_draws(1234)
-    assert np.random.random() == expected["numpy"]
-    assert random.random() == expected["random"]
+    call = "after torch.manual_seed(1234); seed_worker(0)"
+    got = np.random.random()
+    assert got == expected["numpy"], f"{call}: expected np.random.random() == {expected['numpy']} (numpy.random.seed(1234)), got {got}"
+    got = random.random()
+    assert got == expected["random"], f"{call}: expected random.random() == {expected['random']} (random.seed(1234)), got {got}"
 
 
-@pytest.mark.parametrize("torch_seed", [2**31 + 7, 2**32 + 5])
+@pytest.mark.parametrize("torch_seed", [2**31 + 7, 2**32 + 5], ids=["bit_31_set", "above_2_32"])
 def test_outside_a_worker_the_seed_is_torch_seed_modulo_2_32(lab, torch_seed):
     """Seeds with bit 31 set, or above 2**32: only % 2**32 gives the documented seed."""
     torch.manual_seed(torch_seed)
     lab.seeding.seed_worker(0)
     expected = first_draws(torch_seed % 2**32)
-    assert np.random.random() == expected["numpy"], f"numpy.random.seed({torch_seed} % 2**32) was expected"
-    assert random.random() == expected["random"], f"random.seed({torch_seed} % 2**32) was expected"
+    got = np.random.random()
+    assert got == expected["numpy"], f"numpy.random.seed({torch_seed} % 2**32) was expected: np.random.random() == {expected['numpy']}, got {got}"
+    got = random.random()
+    assert got == expected["random"], f"random.seed({torch_seed} % 2**32) was expected: random.random() == {expected['random']}, got {got}"
 
 
 def test_returns_none(lab):
@@ -88,12 +93,16 @@ def test_in_workers_every_rng_is_seeded_from_the_torch_seed(lab, start_method):
     first_of_worker = {}
     for initial_seed, np_draw, random_draw, rng_draw in epoch:
         first_of_worker.setdefault(initial_seed, (np_draw, random_draw, rng_draw))
-    assert len(first_of_worker) == 2, "two workers, two torch seeds"
+    assert len(first_of_worker) == 2, f"two workers should report two torch seeds, got {sorted(first_of_worker)}"
     for initial_seed, (np_draw, random_draw, rng_draw) in first_of_worker.items():
         expected = first_draws(initial_seed % 2**32)
-        assert np_draw == expected["numpy"], "numpy.random.seed(torch.initial_seed() % 2**32)"
-        assert random_draw == expected["random"], "random.seed(torch.initial_seed() % 2**32)"
-        assert rng_draw == expected["rng"], "dataset.rng = numpy.random.default_rng(seed)"
+        where = f"in a {start_method} worker with torch.initial_seed() = {initial_seed}"
+        assert np_draw == expected["numpy"], (f"{where}: expected the first np.random.random() == {expected['numpy']} "
+                                              f"(numpy.random.seed(torch.initial_seed() % 2**32)), got {np_draw}")
+        assert random_draw == expected["random"], (f"{where}: expected the first random.random() == {expected['random']} "
+                                                   f"(random.seed(torch.initial_seed() % 2**32)), got {random_draw}")
+        assert rng_draw == expected["rng"], (f"{where}: expected the first dataset.rng.random() == {expected['rng']} "
+                                             f"(dataset.rng = numpy.random.default_rng(seed)), got {rng_draw}")
 
 
 @pytest.mark.workers
@@ -102,10 +111,15 @@ def test_reruns_repeat_workers_differ_epochs_differ(lab):
     method = start_methods()[0]
     first, second = run_epochs(lab, method, seed=3, epochs=2)
     (rerun,) = run_epochs(lab, method, seed=3)
-    assert first == rerun, "the same loader seed gives identical draws"
-    assert first != second, "each epoch draws new ones"
+
+    def draws(rows):
+        """The draws of each item (numpy, random, rng), without the torch seed: that changes every epoch whatever seed_worker does."""
+        return [row[1:] for row in rows]
+
+    assert draws(first) == draws(rerun), f"the same loader seed should give identical draws: {draws(first)} and then {draws(rerun)}"
+    assert draws(first) != draws(second), f"each epoch should draw new values, but epoch 2 repeated epoch 1's draws {draws(first)}"
     rng_draws = [row[3] for row in first]
-    assert rng_draws[0] != rng_draws[2], "worker 0 and worker 1 draw different rng streams"
+    assert rng_draws[0] != rng_draws[2], f"worker 0 and worker 1 should draw different dataset.rng streams, both began with {rng_draws[0]}"
 
 
 class NoRng(Dataset):
@@ -151,4 +165,6 @@ def test_a_dataset_whose_rng_is_none_gets_one(lab):
     with batches(loader) as it:
         first = next(it)
     assert first["type"] == "Generator", f"dataset.rng was None and is still {first['type']} after seed_worker: replace it, whatever its value"
-    assert first["rng"] == first_draws(first["initial_seed"] % 2**32)["rng"], "dataset.rng = numpy.random.default_rng(seed)"
+    want = first_draws(first["initial_seed"] % 2**32)["rng"]
+    assert first["rng"] == want, (f"expected the first dataset.rng.random() == {want} (dataset.rng = numpy.random.default_rng(seed)), "
+                                  f"got {first['rng']}")

@@ -41,10 +41,14 @@ LINES = [["a0", "a1", "a2"], [], ["c0", "c1"], ["d0"], ["e0", "e1"], ["f0"]]
 
 
 def test_range_without_workers_yields_0_to_n_minus_1(lab):
-    assert list(lab.sharding.ShardedRange(7)) == list(range(7))
+    got = list(lab.sharding.ShardedRange(7))
+    assert got == list(range(7)), f"list(ShardedRange(7)): expected [0, 1, ..., 6], got {got}"
     dataset = lab.sharding.ShardedRange(3)
-    assert list(dataset) == list(dataset) == [0, 1, 2], "every iter() starts afresh"
-    assert list(DataLoader(dataset, batch_size=None, num_workers=0)) == [0, 1, 2], "a DataLoader without workers yields 0..n-1 in order"
+    first, second = list(dataset), list(dataset)
+    assert first == second == [0, 1, 2], \
+        f"two passes over one ShardedRange(3): expected [0, 1, 2] twice (every iter() starts afresh), got {first} and {second}"
+    loader = list(DataLoader(lab.sharding.ShardedRange(3), batch_size=None, num_workers=0))
+    assert loader == [0, 1, 2], f"a DataLoader without workers: expected 0..n-1 in order, [0, 1, 2], got {loader}"
 
 
 def test_range_yields_python_ints(lab):
@@ -58,23 +62,27 @@ def test_range_yields_python_ints(lab):
 def test_two_workers_yield_each_integer_exactly_once(lab, start_method):
     sharded = drain(lab.sharding.ShardedRange(50), start_method)
     naive = drain(Unsharded(50), start_method)
-    assert len(naive) == 100, "two worker processes ran (the unsharded stream comes out twice)"
-    assert sorted(sharded) == list(range(50)), "sharded: each integer exactly once"
+    assert len(naive) == 100, f"two worker processes should have run (the unsharded stream twice: 100 items), got {len(naive)} items"
+    assert sorted(sharded) == list(range(50)), \
+        f"sharded over 2 {start_method} workers: expected each of 0..49 exactly once, got (sorted) {sorted(sharded)}"
 
 
 @pytest.mark.workers
 @pytest.mark.timeout(60)
 @pytest.mark.filterwarnings("ignore:This DataLoader will create")
 def test_fewer_items_than_workers(lab):
-    assert sorted(drain(lab.sharding.ShardedRange(2), "fork" if "fork" in start_methods() else "spawn", num_workers=4)) == [0, 1]
+    got = sorted(drain(lab.sharding.ShardedRange(2), "fork" if "fork" in start_methods() else "spawn", num_workers=4))
+    assert got == [0, 1], f"ShardedRange(2) over 4 workers: expected 0 and 1 once each (two workers yield nothing), got {got}"
 
 
 def test_files_without_workers_yield_every_line_in_order(lab, tmp_path):
     paths = write_shards(tmp_path, SHARDS)
     dataset = lab.sharding.ShardedFiles(paths)
     expected = [line for lines in LINES for line in lines]
-    assert list(dataset) == expected, "line endings removed, a last line without newline kept"
-    assert list(dataset) == expected, "every iter() starts afresh"
+    got = list(dataset)
+    assert got == expected, f"over files {SHARDS!r}: expected {expected!r} (line endings removed, a last line without newline kept), got {got!r}"
+    again = list(dataset)
+    assert again == expected, f"a second iter() should start afresh and give {expected!r} again, got {again!r}"
 
 
 def test_files_remove_only_the_line_ending(lab, tmp_path):
@@ -98,10 +106,12 @@ def test_files_in_the_order_given(lab, tmp_path):
     """paths is used as given (Path objects here): not sorted, and a path listed twice is read twice."""
     written = write_shards(tmp_path, ["z0\n", "m0\nm1\n", "a0\n"], names=["z.txt", "m.txt", "a.txt"])
     paths = [written[0], written[1], written[2], written[1]]  # z, m, a, m
-    assert list(lab.sharding.ShardedFiles(paths)) == ["z0", "m0", "m1", "a0", "m0", "m1"], "in the order of paths, repeats included"
+    got = list(lab.sharding.ShardedFiles(paths))
+    assert got == ["z0", "m0", "m1", "a0", "m0", "m1"], f"paths z, m, a, m: expected their lines in that order, repeats included, got {got}"
     rank0 = list(lab.sharding.ShardedFiles(paths, rank=0, world_size=2))
     rank1 = list(lab.sharding.ShardedFiles(paths, rank=1, world_size=2))
-    assert (rank0, rank1) == (["z0", "a0"], ["m0", "m1", "m0", "m1"]), "rank r reads paths[r::2] of the list as given"
+    assert (rank0, rank1) == (["z0", "a0"], ["m0", "m1", "m0", "m1"]), \
+        f"rank r reads paths[r::2] of the list as given: expected ['z0', 'a0'] and ['m0', 'm1', 'm0', 'm1'], got {rank0} and {rank1}"
 
 
 def test_files_read_line_by_line(lab, tmp_path):
@@ -114,7 +124,7 @@ def test_files_read_line_by_line(lab, tmp_path):
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert count == 64
+    assert count == 64, f"a file of 64 lines should yield 64 lines, got {count}"
     assert peak < 1_000_000, (f"iterating a 4 MB file of 64 lines allocated {peak:,} bytes at the peak: the file was read whole; "
                               "iterate the open file line by line (for line in f) and yield as you go")
 
@@ -123,8 +133,9 @@ def test_files_two_ranks_split_the_files(lab, tmp_path):
     paths = write_shards(tmp_path, SHARDS)
     rank0 = list(lab.sharding.ShardedFiles(paths, rank=0, world_size=2))
     rank1 = list(lab.sharding.ShardedFiles(paths, rank=1, world_size=2))
-    assert rank0 == LINES[0] + LINES[2] + LINES[4], "rank 0 reads files[0::2]"
-    assert rank1 == LINES[1] + LINES[3] + LINES[5], "rank 1 reads files[1::2]"
+    want0, want1 = LINES[0] + LINES[2] + LINES[4], LINES[1] + LINES[3] + LINES[5]
+    assert rank0 == want0, f"rank 0 of 2 reads files[0::2]: expected {want0}, got {rank0}"
+    assert rank1 == want1, f"rank 1 of 2 reads files[1::2]: expected {want1}, got {rank1}"
 
 
 @pytest.mark.workers
@@ -135,5 +146,7 @@ def test_files_two_ranks_two_workers_each_line_exactly_once(lab, tmp_path):
     paths = write_shards(tmp_path, SHARDS)
     per_rank = [drain(lab.sharding.ShardedFiles(paths, rank=r, world_size=2), start_method) for r in range(2)]
     # 2 ranks x 2 workers = 4 readers; reader rank*2 + worker reads files[reader::4].
-    assert sorted(per_rank[0]) == sorted(LINES[0] + LINES[4] + LINES[1] + LINES[5])
-    assert sorted(per_rank[1]) == sorted(LINES[2] + LINES[3])
+    for rank, files in ((0, (0, 4, 1, 5)), (1, (2, 3))):
+        want = sorted(line for f in files for line in LINES[f])
+        assert sorted(per_rank[rank]) == want, (f"rank {rank} of 2 with 2 workers: readers {2 * rank} and {2 * rank + 1} read "
+                                                f"files {list(files)}, expected (sorted) {want}, got {sorted(per_rank[rank])}")

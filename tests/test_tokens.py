@@ -22,30 +22,35 @@ def token_file(tmp_path):
     return path
 
 
-@pytest.mark.parametrize("block_size, stride, expected", [(8, 1, 92), (8, 8, 12), (99, 1, 1), (100, 1, 0), (10, 7, 13)])
+@pytest.mark.parametrize("block_size, stride, expected", [(8, 1, 92), (8, 8, 12), (99, 1, 1), (100, 1, 0), (10, 7, 13)],
+                         ids=["block_8_stride_1", "block_8_stride_8", "block_99_one_window", "block_100_no_window", "block_10_stride_7"])
 def test_len_counts_the_windows_that_fit(lab, token_file, block_size, stride, expected):
-    assert len(lab.tokens.TokenWindows(token_file, block_size, stride=stride)) == expected
+    got = len(lab.tokens.TokenWindows(token_file, block_size, stride=stride))
+    assert got == expected, (f"100 tokens, block_size={block_size}, stride={stride}: expected {expected} windows "
+                             f"(max(0, (n - block_size - 1) // stride + 1)), got {got}")
 
 
 def test_a_window_is_x_and_y_shifted_by_one(lab, token_file):
     ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)
     x, y = ds[2]
-    assert x.dtype == torch.int64 and y.dtype == torch.int64
-    assert x.shape == (4,) and y.shape == (4,)
-    assert x.tolist() == [60006, 60007, 60008, 60009]
-    assert y.tolist() == [60007, 60008, 60009, 60010]
+    for name, part in (("x", x), ("y", y)):
+        assert isinstance(part, torch.Tensor) and part.dtype == torch.int64, f"ds[2]: {name} should be an int64 tensor, got {part!r}"
+        assert part.shape == (4,), f"ds[2]: {name} should have shape (block_size,) = (4,), got {tuple(part.shape)}"
+    assert x.tolist() == [60006, 60007, 60008, 60009], f"ds[2] with stride 3: x should be tokens 6..9, [60006, ..., 60009], got {x.tolist()}"
+    assert y.tolist() == [60007, 60008, 60009, 60010], f"ds[2] with stride 3: y should be tokens 7..10, [60007, ..., 60010], got {y.tolist()}"
 
 
 def test_negative_and_out_of_range_indices(lab, token_file):
     ds = lab.tokens.TokenWindows(token_file, block_size=8, stride=8)  # 12 windows
-    assert ds[-1][0].tolist() == ds[11][0].tolist()
-    assert ds[-12][0].tolist() == ds[0][0].tolist()
+    for negative, positive in ((-1, 11), (-12, 0)):
+        got, want = ds[negative][0].tolist(), ds[positive][0].tolist()
+        assert got == want, f"12 windows: ds[{negative}] should be ds[{positive}] (x = {want}), got x = {got}"
     for bad in (12, 13, -13):
         with pytest.raises(IndexError):
             ds[bad]
 
 
-@pytest.mark.parametrize("kwargs", [{"block_size": 0}, {"block_size": 4, "stride": 0}])
+@pytest.mark.parametrize("kwargs", [{"block_size": 0}, {"block_size": 4, "stride": 0}], ids=["block_size_0", "stride_0"])
 def test_rejects_sizes_below_one(lab, token_file, kwargs):
     with pytest.raises(ValueError):
         lab.tokens.TokenWindows(token_file, **kwargs)
@@ -62,7 +67,8 @@ def test_other_dtypes(lab, tmp_path):
     path = tmp_path / "wide.bin"
     np.array([70000, 1, 2, 3], dtype=np.uint32).tofile(path)
     x, y = lab.tokens.TokenWindows(path, block_size=2, dtype=np.uint32)[0]
-    assert x.tolist() == [70000, 1] and y.tolist() == [1, 2]
+    assert (x.tolist(), y.tolist()) == ([70000, 1], [1, 2]), \
+        f"uint32 tokens 70000, 1, 2, 3, block_size=2: ds[0] should be ([70000, 1], [1, 2]), got ({x.tolist()}, {y.tolist()})"
 
 
 def test_pickles_small_after_use(lab, tmp_path):
@@ -75,7 +81,7 @@ def test_pickles_small_after_use(lab, tmp_path):
     size = len(pickle.dumps(ds))
     assert size < 2000, f"pickled to {size} bytes: the memmap or the tokens went into the pickle"
     clone = pickle.loads(pickle.dumps(ds))
-    assert torch.equal(clone[5][0], ds[5][0])
+    assert clone[5][0].tolist() == ds[5][0].tolist(), "an unpickled copy should read the same windows as the dataset"
 
 
 def test_getitems_returns_the_per_item_windows(lab, token_file):
@@ -87,8 +93,10 @@ def test_getitems_returns_the_per_item_windows(lab, token_file):
         f"__getitems__({indices}) should return a list of {len(indices)} (x, y) pairs, got {shape}"
     for (gx, gy), i in zip(got, indices):
         x, y = ds[i]
-        assert gx.dtype == gy.dtype == torch.int64 and gx.shape == gy.shape == (4,)
-        assert torch.equal(gx, x) and torch.equal(gy, y), f"window {i}: {gx.tolist()}, {gy.tolist()}"
+        assert gx.dtype == gy.dtype == torch.int64 and gx.shape == gy.shape == (4,), \
+            f"__getitems__: the pair for index {i} should be int64 tensors of shape (4,), got {gx!r}, {gy!r}"
+        assert torch.equal(gx, x) and torch.equal(gy, y), \
+            f"__getitems__: the pair for index {i} should be ds[{i}] = ({x.tolist()}, {y.tolist()}), got ({gx.tolist()}, {gy.tolist()})"
     assert ds.__getitems__([]) == [], "an empty batch of indices gives an empty list"
 
 
@@ -145,7 +153,8 @@ def test_pin_memory_loader_gives_the_documented_batches(lab, token_file):
         warnings.filterwarnings("ignore", message=".*pin_memory.*")  # PyTorch's "no accelerator is found"
         got = list(DataLoader(ds, batch_size=5, pin_memory=True))
     rows = [(x, y) for bx, by in got for x, y in zip(bx.tolist(), by.tolist())]
-    assert rows == windows_of_token_file(8, 4, range(23)), "with pin_memory=True the windows differ from the documented ones"
+    want = windows_of_token_file(8, 4, range(23))
+    assert rows == want, f"with pin_memory=True: expected the 23 documented windows, from {want[0]} on, got {rows[:1]} ... ({len(rows)} windows)"
     pinned = [t.is_pinned() for batch in got for t in batch]
     if torch.cuda.is_available():
         assert all(pinned), f"with CUDA, every tensor of a pin_memory=True batch should be pinned, got {pinned}"
@@ -165,12 +174,14 @@ def test_same_batches_in_worker_processes(lab, token_file, start_method):
     expected = list(DataLoader(ds, batch_size=5))
     with batches(worker_loader(ds, start_method, batch_size=5)) as it:
         got = list(it)
-    assert len(got) == len(expected)
-    for (gx, gy), (ex, ey) in zip(got, expected):
-        assert torch.equal(gx, ex) and torch.equal(gy, ey)
+    assert len(got) == len(expected), f"with {start_method} workers: expected {len(expected)} batches, as without workers, got {len(got)}"
+    for index, ((gx, gy), (ex, ey)) in enumerate(zip(got, expected)):
+        assert torch.equal(gx, ex) and torch.equal(gy, ey), (f"with {start_method} workers, batch {index} differs from the one "
+                                                              f"without workers: expected x {ex.tolist()}, got {gx.tolist()}")
 
 
 def test_getitems_of_no_index_is_empty_even_for_an_empty_file(lab, tmp_path):
     path = tmp_path / "empty.bin"
     path.write_bytes(b"")
-    assert lab.tokens.TokenWindows(path, block_size=1).__getitems__([]) == []
+    got = lab.tokens.TokenWindows(path, block_size=1).__getitems__([])
+    assert got == [], f"__getitems__([]) on an empty file should return [], got {got!r}"

@@ -1,15 +1,20 @@
-"""The grader against the answer corpus (grader/tests/corpus/, see grader/corpus.py).
+"""The grader against the answer corpus (grader/tests/corpus/, see grader/tools/corpus.py).
 
-* Every wrong answer loses points in its own exercise, with a message.
+* Every wrong answer loses points in its own exercise, with a message, and
+  fails the checks of the promises its ``# breaks:`` line names and no
+  other: one mistake, one deduction, measured (the checks it fails and the
+  points it loses go into the JUnit report, which ``python -m grader
+  scoreboard`` prints).
 * Every right answer, written differently from the reference, scores full
   marks. A right answer that loses points is a bug in a check or a probe,
   never in the answer.
 * A mistake in one exercise costs points nowhere else.
 
-Grading runs in-process (``grader.engine.runner.grade``), one exercise at a time,
-on the reference solutions with the corpus file swapped in. The grading
-tests are marked slow (about 3-15 s each, several minutes in all); the
-structural tests at the top are fast.
+Grading runs in-process (``grader.engine.runner.grade``) on the reference
+solutions with the corpus file swapped in: one full grading per answer (of
+its exercise, or of all five for the answers that show the isolation), which
+serves every assertion about it. The grading tests are marked slow (about
+3-15 s each, several minutes in all); the structural tests at the top are fast.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import pytest
 
 from grader.engine.runner import grade
 from grader.registry import EXERCISES
-from grader.tools import corpus
+from grader.tools import contract, corpus
 
 SEED = 4
 """One fixed seed, so that a failure replays: python -m grader grade <folder> --only <exercise> --seed 4."""
@@ -26,6 +31,10 @@ SEED = 4
 WRONG = corpus.entries("wrong")
 RIGHT = corpus.entries("right")
 MIN_WRONG, MIN_RIGHT = 10, 4
+
+#: {promise id: the names of the checks that prove it (check_ left off, as results name them)}, from the contract table.
+PROMISE_CHECKS = {e.id: {c.removeprefix("check_") for c in e.checks} for e in contract.load() if e.kind == "promise"}
+
 
 def corpus_files(kind):
     return sorted((corpus.CORPUS / kind).rglob("*.py"))
@@ -39,26 +48,39 @@ def test_every_corpus_file_has_a_valid_header(kind):
     files = corpus_files(kind)
     assert files, f"no files under {corpus.CORPUS / kind}"
     for path in files:
-        header_kind, claim, _hidden = corpus.validate_header(path)
-        assert header_kind == kind, f"{path} is under {kind}/ but starts with '# {header_kind.upper()}:'"
-        assert len(claim) > 15, f"{path}: say what is wrong (or different) in a sentence, not {claim!r}"
+        header = corpus.validate_header(path)
+        assert header.kind == kind, f"{path} is under {kind}/ but starts with '# {header.kind.upper()}:'"
+        assert len(header.claim) > 15, f"{path}: say what is wrong (or different) in a sentence, not {header.claim!r}"
         assert path.parent.parent == corpus.CORPUS / kind and path.parent.name in EXERCISES, \
             f"{path} must be at {kind}/<exercise>/<name>.py"
 
 
 def test_validate_header_rejects_a_missing_or_empty_header(tmp_path):
-    for text in ('"""docstring first"""\n', "# WRONG:\n", "#WRONG: no space\n", "# wrong: lower case\n", ""):
-        path = tmp_path / "x.py"
+    path = tmp_path / "x.py"
+    for text in ('"""docstring first"""\n', "# WRONG:\n", "#WRONG: no space\n", "# wrong: lower case\n", "",
+                 "# WRONG: no breaks line\nimport torch\n", "# WRONG: an empty one\n# breaks: \n",
+                 "# WRONG: not an id\n# breaks: the labels\n"):
         path.write_text(text)
         with pytest.raises(ValueError):
             corpus.validate_header(path)
     path.write_text("# RIGHT: uses pad_sequence\nimport torch\n")
-    assert corpus.validate_header(path) == ("right", "uses pad_sequence", "")
-    path.write_text("# WRONG: sorts everything\n# HIDDEN: a property of the sampler's randomness\n")
-    assert corpus.validate_header(path) == ("wrong", "sorts everything", "a property of the sampler's randomness")
-    path.write_text("# RIGHT: fine\n# HIDDEN: a right answer has nothing to hide\n")
-    with pytest.raises(ValueError, match="only a wrong answer"):
-        corpus.validate_header(path)
+    assert corpus.validate_header(path) == corpus.Header("right", "uses pad_sequence")
+    path.write_text("# WRONG: sorts everything\n# breaks: bucketing.pools_in_order, bucketing.batch_order_shuffled\n"
+                    "# HIDDEN: a property of the sampler's randomness\n")
+    assert corpus.validate_header(path) == corpus.Header(
+        "wrong", "sorts everything", ("bucketing.pools_in_order", "bucketing.batch_order_shuffled"), "a property of the sampler's randomness")
+    for second in ("# HIDDEN: a right answer has nothing to hide\n", "# breaks: collate.labels\n"):
+        path.write_text("# RIGHT: fine\n" + second)
+        with pytest.raises(ValueError, match="only a wrong answer"):
+            corpus.validate_header(path)
+
+
+def test_every_wrong_answer_breaks_promises_of_its_own_exercise():
+    for entry in WRONG:
+        unknown = [i for i in entry.breaks if i not in PROMISE_CHECKS]
+        assert not unknown, f"{entry.id}: # breaks: names {unknown}, which are not promises of grader/engine/contract.toml"
+        foreign = [i for i in entry.breaks if not i.startswith(f"{entry.exercise}.")]
+        assert not foreign, f"{entry.id}: # breaks: names promises of another exercise: {foreign}"
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)
@@ -94,9 +116,14 @@ def test_assemble_swaps_in_only_the_entry(tmp_path):
 # ---------------------------------------------------------------- slow: grading the corpus
 
 
-def grade_entry(entry, tmp_path, only=True, fail_fast=False):
+# Two answers are graded on all five exercises (30-60 s more each): each probe loads only the graded
+# exercise's file, so the other exercises cannot see the mistake; these two show it end to end.
+ISOLATION = ["wrong/seeding/no_modulo_2_32", "wrong/bucketing/global_sort_no_shuffle"]
+
+
+def grade_entry(entry, tmp_path, only=True):
     folder = corpus.assemble(entry, tmp_path / "submission")
-    return grade(folder, seed=SEED, only=[entry.exercise] if only else None, fail_fast=fail_fast)
+    return grade(folder, seed=SEED, only=[entry.exercise] if only else None)
 
 
 def not_passed(exercise_result):
@@ -107,17 +134,45 @@ def describe(checks):
     return "\n".join(f"  {c.name}: {c.status}\n    " + c.message.replace("\n", "\n    ") for c in checks)
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(300)
-@pytest.mark.parametrize("entry", WRONG, ids=[e.id for e in WRONG])
-def test_wrong_answer_loses_points_with_a_message(entry, tmp_path):
-    (result,) = grade_entry(entry, tmp_path, fail_fast=True).exercises  # one failed check is the evidence
+def judge_deductions(entry, result, record_property):
+    """Record the checks the answer fails and the points it loses; assert they are its promises' and only theirs."""
+    failed = not_passed(result)
+    record_property("failed_checks", " ".join(c.name for c in failed))
+    record_property("points_lost", f"{result.max_score - result.score:g}")
     assert result.score < result.max_score, (
         f"{entry.id} scored full marks although it is wrong: {entry.claim}\n"
         "Either a check misses this broken promise (strengthen it), or the docstring leaves it open (drop the entry).")
-    lost = [c for c in not_passed(result) if c.max_score > 0]
+    lost = [c for c in failed if c.max_score > 0]
     assert lost, f"{entry.id} lost points but no check with points failed"
-    assert any(c.message.strip() for c in lost), f"{entry.id}: the failed checks give the student no message:\n{describe(lost)}"
+    assert all(c.message.strip() for c in lost), f"{entry.id}: a failed check gives the student no message:\n{describe(lost)}"
+    allowed = set().union(*(PROMISE_CHECKS[p] for p in entry.breaks))
+    others = [c for c in failed if c.name not in allowed]
+    assert not others, (f"{entry.id} breaks {', '.join(entry.breaks)}, but also fails checks of other promises: one mistake, "
+                        f"one deduction (loosen those checks, or name the promise it breaks too):\n{describe(others)}")
+    names = {c.name for c in failed}
+    unshown = [p for p in entry.breaks if not PROMISE_CHECKS[p] & names]
+    assert not unshown, f"{entry.id} breaks {', '.join(unshown)}, says its # breaks: line, but fails none of its checks"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("entry", WRONG, ids=[e.id for e in WRONG])
+def test_wrong_answer_loses_points_with_a_message(entry, tmp_path, record_property):
+    """One full grading (no --fail-fast) of the answer's exercise: it loses points there, for the promises it breaks
+    and no others; for the ISOLATION answers the other four exercises, graded too, lose nothing."""
+    everywhere = entry.id in ISOLATION
+    result = grade_entry(entry, tmp_path, only=not everywhere)
+    (mine,) = [e for e in result.exercises if e.name == entry.exercise]
+    judge_deductions(entry, mine, record_property)
+    if everywhere:
+        assert [e.name for e in result.exercises] == list(EXERCISES)
+        for exercise in result.exercises:
+            assert exercise.name == entry.exercise or exercise.score == exercise.max_score, \
+                f"{entry.id} (a mistake in {entry.exercise}) cost points in {exercise.name}:\n{describe(not_passed(exercise))}"
+
+
+def test_the_isolation_answers_are_in_the_corpus():
+    assert set(ISOLATION) <= {e.id for e in WRONG}
 
 
 @pytest.mark.slow
@@ -129,24 +184,3 @@ def test_right_answer_scores_full_marks(entry, tmp_path):
     assert result.score == result.max_score and not failed, (
         f"{entry.id} is right ({entry.claim}) but scored {result.score}/{result.max_score}. "
         f"That is a bug in a check or probe:\n{describe(failed)}")
-
-
-# Two mutants only: grading all five exercises costs about 30-60 s per submission.
-# Each probe loads only the graded exercise's file, so the other exercises cannot
-# see the mutant; these two show it end to end.
-ISOLATION = ["wrong/seeding/no_modulo_2_32", "wrong/bucketing/global_sort_no_shuffle"]
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(300)
-@pytest.mark.parametrize("entry_id", ISOLATION)
-def test_a_mistake_costs_points_nowhere_else(entry_id, tmp_path):
-    (entry,) = [e for e in WRONG if e.id == entry_id]
-    result = grade_entry(entry, tmp_path, only=False)
-    assert [e.name for e in result.exercises] == list(EXERCISES)
-    for exercise in result.exercises:
-        if exercise.name == entry.exercise:
-            assert exercise.score < exercise.max_score, f"{entry_id} lost no points in {exercise.name}"
-        else:
-            assert exercise.score == exercise.max_score, \
-                f"{entry_id} (a mistake in {entry.exercise}) cost points in {exercise.name}:\n{describe(not_passed(exercise))}"

@@ -60,6 +60,22 @@ def test_public_catch_rate_per_exercise_and_the_hidden_reasons(tmp_path):
     assert holds(by_kind)
 
 
+def test_points_lost_per_wrong_answer_are_printed_with_the_checks(tmp_path):
+    def graded(entry, points, checks):
+        props = (f'<properties><property name="failed_checks" value="{checks}"/>'
+                 f'<property name="points_lost" value="{points}"/></properties>')
+        return case("test_wrong_answer_loses_points_with_a_message", entry, props)
+
+    cases = [graded(WRONG[0], 2, "tables_are_int64_b_by_t"), graded(WRONG[1], 13, "a b c"), graded(WRONG[2], 3, "d")]
+    cases += [case("test_wrong_answer_loses_points_with_a_message", e) for e in WRONG[3:]]  # recorded nothing
+    text = render(outcomes(read_junit(report(tmp_path, cases))))
+    summary = line(text, "points lost per wrong answer")
+    assert f"(3 of {len(WRONG)} recorded): median 3, 1 (33 %) lose more than 10" in summary
+    rows = text.splitlines()
+    first = rows.index(summary) + 1
+    assert rows[first : first + 3] == [f"    13  {WRONG[1]}: a, b, c", f"     3  {WRONG[2]}: d", f"     2  {WRONG[0]}: tables_are_int64_b_by_t"]
+
+
 def test_from_junit_on_the_command_line(tmp_path):
     path = report(tmp_path, [case("test_wrong_answer_loses_points_with_a_message", WRONG[0])])
     proc = subprocess.run([sys.executable, "-m", "grader", "scoreboard", "--from-junit", str(path)], cwd=REPO,

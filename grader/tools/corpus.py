@@ -1,8 +1,12 @@
 """The answer corpus: realistic wrong and differently-right submissions, one exercise file each.
 
 ``grader/tests/corpus/wrong/<exercise>/<name>.py`` is a complete module
-with a mistake students really make; its first line is ``# WRONG: <what is
-wrong>``. ``grader/tests/corpus/right/<exercise>/<name>.py`` honours every
+with a mistake students really make. Its first line is ``# WRONG: <what is
+wrong>``, its second ``# breaks: <promise id>[, <promise id>...]``: the
+promises of the contract table (grader/engine/contract.toml) it breaks, so
+that it must fail the checks of those promises and no other. An optional
+third line ``# HIDDEN: <why>`` says why the public tests let it through on
+purpose. ``grader/tests/corpus/right/<exercise>/<name>.py`` honours every
 promise of the docstring by another route than the reference; its first
 line is ``# RIGHT: <how it differs>``. A wrong answer must lose points in its
 own exercise; a right answer must score full marks (if it does not, the
@@ -14,6 +18,7 @@ reference solutions with the entry's exercise file swapped in.
 
 from __future__ import annotations
 
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,16 +30,20 @@ CORPUS = REPO / "grader" / "tests" / "corpus"
 SOLUTIONS = REPO / "solutions"
 KINDS = ("wrong", "right")
 HEADERS = {"wrong": "# WRONG: ", "right": "# RIGHT: "}
-#: An optional second line of a wrong answer: why the public tests do not catch it, on purpose.
+#: The second line of a wrong answer: the promises it breaks, by contract id.
+BREAKS = "# breaks: "
+#: An optional line after it: why the public tests do not catch it, on purpose.
 HIDDEN = "# HIDDEN: "
+_PROMISE_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 
 
 @dataclass(frozen=True)
 class CorpusEntry:
     """One corpus file: ``kind`` is "wrong" or "right"; ``claim`` is its first-line comment text.
 
-    ``hidden`` is, for a wrong answer the public tests let through on purpose,
-    why (its ``# HIDDEN:`` second line); "" for every other entry.
+    ``breaks`` is, for a wrong answer, the contract ids of the promises it
+    breaks (its ``# breaks:`` line); ``hidden`` why the public tests let it
+    through on purpose (its ``# HIDDEN:`` line); both empty for a right answer.
     """
 
     kind: str
@@ -43,6 +52,7 @@ class CorpusEntry:
     path: Path
     claim: str
     hidden: str = ""
+    breaks: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -50,22 +60,41 @@ class CorpusEntry:
         return f"{self.kind}/{self.exercise}/{self.name}"
 
 
-def validate_header(path) -> tuple[str, str, str]:
-    """(kind, claim, hidden) from the file's first two lines.
+@dataclass(frozen=True)
+class Header:
+    """A corpus file's header lines: its kind, claim, the promises it breaks and why it is hidden (see the module docstring)."""
 
-    ValueError unless the first line is ``# WRONG: ...`` or ``# RIGHT: ...``;
-    ``hidden`` is the text of a ``# HIDDEN: ...`` second line (wrong answers only), else "".
+    kind: str
+    claim: str
+    breaks: tuple[str, ...] = ()
+    hidden: str = ""
+
+
+def validate_header(path) -> Header:
+    """The header of a corpus file, from its first three lines.
+
+    ValueError unless the first line is ``# WRONG: ...`` or ``# RIGHT: ...``,
+    a wrong answer's second line is ``# breaks: <id>, ...`` (ids shaped
+    ``<exercise>.<name>``; whether the table has them is test_corpus_answers's
+    to say), and a right answer has neither a breaks nor a HIDDEN line.
     """
     path = Path(path)
     with open(path, encoding="utf-8") as f:
-        first, second = f.readline().rstrip("\r\n"), f.readline().rstrip("\r\n")
-    for kind, prefix in HEADERS.items():
-        if first.startswith(prefix) and first[len(prefix):].strip():
-            hidden = second[len(HIDDEN):].strip() if second.startswith(HIDDEN) else ""
-            if hidden and kind != "wrong":
-                raise ValueError(f"{path}: only a wrong answer can be hidden from the public tests")
-            return kind, first[len(prefix):].strip(), hidden
-    raise ValueError(f"{path}: the first line must be '# WRONG: <what is wrong>' or '# RIGHT: <how it differs>', got {first!r}")
+        first, second, third = (f.readline().rstrip("\r\n") for _ in range(3))
+    kind = next((k for k, prefix in HEADERS.items() if first.startswith(prefix) and first[len(prefix):].strip()), None)
+    if kind is None:
+        raise ValueError(f"{path}: the first line must be '# WRONG: <what is wrong>' or '# RIGHT: <how it differs>', got {first!r}")
+    claim = first[len(HEADERS[kind]):].strip()
+    if kind == "right":
+        if second.startswith((BREAKS, HIDDEN)):
+            raise ValueError(f"{path}: only a wrong answer breaks promises or can be hidden from the public tests")
+        return Header(kind, claim)
+    breaks = tuple(i.strip() for i in second[len(BREAKS):].split(",")) if second.startswith(BREAKS) else ()
+    if not breaks or not all(_PROMISE_ID.match(i) for i in breaks):
+        raise ValueError(f"{path}: the second line must be '# breaks: <promise id>[, <promise id>...]' (ids from "
+                         f"grader/engine/contract.toml), got {second!r}")
+    hidden = third[len(HIDDEN):].strip() if third.startswith(HIDDEN) else ""
+    return Header(kind, claim, breaks, hidden)
 
 
 def entries(kind: str) -> list[CorpusEntry]:
@@ -81,10 +110,11 @@ def entries(kind: str) -> list[CorpusEntry]:
         exercise = path.parent.name
         if exercise not in EXERCISES:
             raise ValueError(f"{path}: {exercise!r} is not an exercise ({', '.join(EXERCISES)})")
-        header_kind, claim, hidden = validate_header(path)
-        if header_kind != kind:
+        header = validate_header(path)
+        if header.kind != kind:
             raise ValueError(f"{path}: a file under {kind}/ must start with {HEADERS[kind].strip()!r}")
-        found.append(CorpusEntry(kind=kind, exercise=exercise, name=path.stem, path=path, claim=claim, hidden=hidden))
+        found.append(CorpusEntry(kind=kind, exercise=exercise, name=path.stem, path=path, claim=header.claim,
+                                 hidden=header.hidden, breaks=header.breaks))
     return sorted(found, key=lambda e: (EXERCISES.index(e.exercise), e.name))
 
 

@@ -7,12 +7,14 @@ from a pytest run of the corpus tests (``test_corpus_answers.py``,
 ``test_class_of_30.py``, the same tests the suite runs), read from its JUnit
 report. It prints:
 
-    wrong answers caught             X/Y   (each loses points in its own exercise, with a message)
+    wrong answers caught             X/Y   (each loses points in its own exercise, with a message, for its promises only)
     right answers accepted           A/B   (each scores full marks)
     hostile submissions contained    C/D   (bounded time, right score, complete report, no leftovers, no secret;
                                            each entry in the jail and in the simulated Gradescope container)
     hostile repositories contained   E/F   (graded in the class of 30: the row its expect.toml says)
     wrong answers the public tests catch, per exercise, and the ones left to the grader on purpose (and why)
+    points lost per wrong answer: the median, how many lose more than 10 of 20, and per answer the checks it
+    fails and the points it loses (recorded by test_corpus_answers in the report's properties)
 
 and every entry that did not hold, or that the report does not mention (not
 run: a renamed or deselected test shows up here, never as a silent 0/0).
@@ -28,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.paths import REPO
@@ -51,16 +53,20 @@ JUDGES = {
 
 #: The kinds whose every entry must hold (the public tests' catch rate is reported, some misses are on purpose).
 GRADED = ("wrong", "right", "hostile", "repositories")
+#: A wrong answer that loses more than this many points (of an exercise's 20) is counted apart: one mistake, one deduction.
+MANY_POINTS = 10
 
 
 @dataclass
 class Outcome:
     """What the report says of one corpus entry under one judge: "held", "failed", "hidden" (an expected
-    failure, on purpose), "skipped", or "not run"."""
+    failure, on purpose), "skipped", or "not run"; and the test's recorded properties (for a wrong answer's
+    grading: ``failed_checks`` and ``points_lost``)."""
 
     state: str
     seconds: float = 0.0
     message: str = ""
+    properties: dict = field(default_factory=dict)
 
 
 def corpus_ids() -> dict[str, list[str]]:
@@ -90,8 +96,33 @@ def read_junit(path: Path) -> dict[tuple[str, str], Outcome]:
         else:
             state = "held" if problem is None else "failed"
         message = (problem.get("message") if problem is not None else skipped.get("message") if skipped is not None else "") or ""
-        found[(function, rest[:-1])] = Outcome(state, float(case.get("time", 0)), message[:300])
+        properties = {p.get("name", ""): p.get("value", "") for p in case.iter("property")}
+        found[(function, rest[:-1])] = Outcome(state, float(case.get("time", 0)), message[:300], properties)
     return found
+
+
+def losses(wrong: dict[str, Outcome]) -> dict[str, tuple[float, list[str]]]:
+    """{wrong answer: (points lost, the checks it fails)} for every answer whose grading recorded them."""
+    found = {}
+    for entry, outcome in wrong.items():
+        points = outcome.properties.get("points_lost")
+        if points is not None:
+            found[entry] = (float(points), outcome.properties.get("failed_checks", "").split())
+    return found
+
+
+def loss_lines(wrong: dict[str, Outcome]) -> list[str]:
+    """The points lost per wrong answer: their distribution, then each answer's checks and points, most first."""
+    lost = losses(wrong)
+    if not lost:
+        return []
+    points = sorted(p for p, _ in lost.values())
+    many = sum(p > MANY_POINTS for p in points)
+    lines = ["", f"points lost per wrong answer ({len(lost)} of {len(wrong)} recorded): median {statistics.median(points):g}, "
+             f"{many} ({100 * many / len(points):.0f} %) lose more than {MANY_POINTS} of an exercise's 20"]
+    for entry, (p, checks) in sorted(lost.items(), key=lambda item: (-item[1][0], item[0])):
+        lines.append(f"  {p:>4g}  {entry}: {', '.join(checks) or 'no check failed'}")
+    return lines
 
 
 def outcomes(report: dict[tuple[str, str], Outcome]) -> dict[str, dict[str, Outcome]]:
@@ -121,6 +152,7 @@ def render(by_kind: dict[str, dict[str, Outcome]]) -> str:
     times = [o.seconds for kind in ("wrong", "right", "hostile") for o in by_kind[kind].values() if o.state == "held"]
     if times:
         lines.append(f"  {'grading time per entry':<34}median {statistics.median(times):.1f} s, max {max(times):.1f} s")
+    lines += loss_lines(by_kind["wrong"])
     hidden = {k: o for k, o in public.items() if o.state == "hidden"}
     if hidden:
         reasons = {e.id: e.hidden for e in corpus.entries("wrong")}

@@ -1,10 +1,18 @@
-"""Checks of exercise 4, BucketBatchSampler: every promise of its docstring."""
+"""Checks of exercise 4, BucketBatchSampler: every promise of its docstring, each check judging one.
+
+A check looks only at what its promise needs: batches are read as lists of
+ints whatever their type (that they are lists of Python ints is
+check_batches_are_lists_of_python_ints's promise), and len(sampler) is
+judged apart from what an epoch yields. The sampler is one algorithm, so a
+mistake in how pools are cut or sorted still shows in every check of the
+pools it changes.
+"""
 
 from __future__ import annotations
 
 import math
 
-from grader.engine.checks.support import expect, show
+from grader.engine.checks.support import expect, shared_probe, show
 
 
 def batches_of(epoch):
@@ -21,7 +29,7 @@ def uniform_lengths(rng, n=2000):
 
 
 def run(ctx, lengths, batch_size, pool_batches=50, drop_last=False, seed=0, count=2, replay=True, lengths_as="list"):
-    return ctx.probe("bucketing:epochs", lengths=lengths, batch_size=batch_size, pool_batches=pool_batches,
+    return shared_probe(ctx, "bucketing:epochs", lengths=lengths, batch_size=batch_size, pool_batches=pool_batches,
                      drop_last=drop_last, seed=seed, count=count, replay=replay, lengths_as=lengths_as)
 
 
@@ -49,27 +57,46 @@ def size_cases(rng):
     return sorted(cases)
 
 
-def check_len_is_the_number_of_batches(ctx):
-    """Proves len(sampler) is ceil(n / batch_size), or n // batch_size with drop_last, and equals the number of batches an epoch yields."""
-    rng = ctx.rng("len")
+def size_runs(ctx):
+    """[(n, batch_size, pool_batches, drop_last, lengths, what the probe saw)] over size_cases, one probe run each, shared by three checks."""
+    rng = ctx.rng("partition")
+    runs = []
     for n, bs, pool, drop in size_cases(rng):
         lengths = [int(x) for x in rng.integers(1, 50, size=n)]
-        got = run(ctx, lengths, bs, pool, drop, count=1, replay=False)
+        runs.append((n, bs, pool, drop, run(ctx, lengths, bs, pool, drop, count=1, replay=False)))
+    return runs
+
+
+def check_len_is_the_number_of_batches(ctx):
+    """Proves len(sampler) is ceil(n / batch_size), or n // batch_size with drop_last.
+
+    Judges len() only: how many batches an epoch yields is check_epoch_partitions_the_indices's promise.
+    """
+    for n, bs, pool, drop, got in size_runs(ctx):
         want = n // bs if drop else math.ceil(n / bs)
         expect(got["len"] == want, f"len({call_text(n, bs, pool, drop)}) returned {got['len']}, expected {want}")
-        expect(len(got["epochs"][0]) == want, f"{call_text(n, bs, pool, drop)} yielded {len(got['epochs'][0])} batches in an epoch, expected {want}")
+
+
+def check_batches_are_lists_of_python_ints(ctx):
+    """Proves each batch an epoch yields is a list of Python ints (not a tensor or an array, not NumPy integers)."""
+    for n, bs, pool, drop, got in size_runs(ctx):
+        call = call_text(n, bs, pool, drop)
+        some = (n // bs if drop else n) > 0
+        expect(got["epochs"][0] or not some, f"{call} yielded no batch, so their type could not be seen")
+        for kind, _batch, item_types in got["epochs"][0]:
+            expect(kind == "list", f"{call} yielded a {kind}; each batch must be a list of Python ints (.tolist())")
+            expect(set(item_types) <= {"int"}, f"{call} yielded batch items of type {item_types}; they must be Python ints")
 
 
 def check_epoch_partitions_the_indices(ctx):
-    """Proves an epoch yields lists of ints covering every index once, all batches full except one short batch, dropped with drop_last."""
-    rng = ctx.rng("partition")
-    for n, bs, pool, drop in size_cases(rng):
-        lengths = [int(x) for x in rng.integers(1, 50, size=n)]
-        (epoch,) = run(ctx, lengths, bs, pool, drop, count=1, replay=False)["epochs"]
+    """Proves an epoch covers every index once in batches of batch_size, except one short batch, dropped with drop_last.
+
+    Reads the batches as lists of ints whatever their type; len(sampler) is
+    check_len_is_the_number_of_batches's promise.
+    """
+    for n, bs, pool, drop, got in size_runs(ctx):
+        (epoch,) = got["epochs"]
         call = call_text(n, bs, pool, drop)
-        for kind, batch, item_types in epoch:
-            expect(kind == "list", f"{call} yielded a {kind}; each batch must be a list")
-            expect(set(item_types) <= {"int"}, f"{call} yielded batch items of type {item_types}; they must be Python ints")
         indices = sorted(i for b in batches_of(epoch) for i in b)
         short = n % bs
         want = list(range(n))

@@ -1,4 +1,14 @@
-"""Checks of exercise 3, seed_worker: every promise of its docstring."""
+"""Checks of exercise 3, seed_worker: every promise of its docstring, each check judging one.
+
+The probes send every draw with the draw the same RNG would have given had
+seed_worker not touched it, so the checks judge apart *which* RNGs
+seed_worker seeds (one check per RNG: its draw is not the untouched one)
+and *with which seed* (one check for every RNG it seeded: the seed is
+torch.initial_seed() % 2**32). A seed_worker that forgets random then
+fails the random check only, and one that adds worker_id to the seed fails
+the seed check only. One DataLoader pool per start method serves the checks
+of the three RNGs (support.shared_probe).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +16,12 @@ import random
 
 import numpy as np
 
-from grader.engine.checks.support import FORKING_METHODS, WORKER_TIMEOUT_S, expect
+from grader.engine.checks.support import FORKING_METHODS, WORKER_TIMEOUT_S, ProbeProblem, expect, shared_probe
+
+RNGS = {"numpy": "np.random.random()", "random": "random.random()", "rng": "dataset.rng.random()"}
+#: Torch seeds below 2**31 (where % 2**31 and % 2**32 agree), and seeds where only % 2**32 gives the documented seed.
+SMALL_SEEDS = [0, 1, 1234]
+LARGE_SEEDS = [2**31 + 7, 2**32 + 5]
 
 
 def first_draws(seed):
@@ -26,84 +41,207 @@ def firsts_by_worker(rows):
     return first
 
 
-def check_seeds_numpy_and_random_outside_workers(ctx):
-    """Proves that outside a worker seed_worker seeds NumPy's global RNG and random with torch.initial_seed() % 2**32 and returns None."""
-    rng = ctx.rng("outside")
-    seeds = [0, 1, 2**31 + 7, 2**32 + 5, *[int(s) for s in rng.integers(2, 2**62, size=3)]]  # bit 31 set: % 2**31 is wrong
-    for got in ctx.probe("seeding:outside_worker", seeds=seeds):
-        seed = got["seed"] % 2**32
-        want = first_draws(seed)
-        call = f"torch.manual_seed({got['seed']}); seed_worker(0)"
-        expect(got["returned"] == "None", f"{call} returned {got['returned']}; it should return None")
-        expect(got["numpy"] == want["numpy"], f"after {call}, np.random.random() gave {got['numpy']}, expected {want['numpy']} "
-               f"(np.random.seed(torch.initial_seed() % 2**32))")
-        expect(got["random"] == want["random"], f"after {call}, random.random() gave {got['random']}, expected {want['random']} "
-               f"(random.seed(torch.initial_seed() % 2**32))")
+def loader_seed(ctx):
+    return int(ctx.rng("in_workers").integers(0, 2**31))
 
 
-def check_worker_rngs_seeded_in_real_workers(ctx):
-    """Proves that in real workers (fork, forkserver) seed_worker seeds NumPy, random and the dataset copy's rng from torch.initial_seed() % 2**32.
-
-    A forkserver worker gets the dataset (and its rng) pickled and starts
-    from the server's RNG state, not the loader's, as a spawn worker does;
-    spawn itself would prove nothing more here (see support.POOL_WORKERS).
-    """
-    loader_seed = int(ctx.rng("in_workers").integers(0, 2**31))
+def worker_rows(ctx):
+    """{start method: the first row of each worker}, from one 2-worker pool per method (fork: the first of 2 epochs and a rerun)."""
+    seed, firsts = loader_seed(ctx), {}
     for method in FORKING_METHODS:
-        (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method=method, loader_seed=loader_seed,
-                            case=f"in 2 {method} workers with generator seed {loader_seed}")
-        firsts = firsts_by_worker(rows)
-        expect(len(firsts) == 2, f"with {method} workers: expected items from 2 workers with different torch seeds, got {len(firsts)}")
+        rows = epochs(ctx, method)[0]
+        firsts[method] = firsts_by_worker(rows)
+        expect(len(firsts[method]) == 2, f"with {method} workers and generator seed {seed}: expected items from 2 workers with "
+               f"different torch seeds, got {len(firsts[method])}")
+    return firsts
+
+
+def epochs(ctx, method):
+    """The runs of the shared worker probe of ``method``: fork gives epochs 1 and 2 and a rerun, forkserver epoch 1."""
+    seed = loader_seed(ctx)
+    more = {"epochs": 2, "reruns": 1} if method == "fork" else {}
+    return shared_probe(ctx, "seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method=method, loader_seed=seed,
+                        case=f"in 2 {method} workers with generator seed {seed}", **more)
+
+
+def worker_rows_if_they_ran(ctx):
+    """worker_rows(ctx), or {} when seed_worker broke the workers (the worker checks' promise, judged there)."""
+    try:
+        return worker_rows(ctx)
+    except ProbeProblem as problem:
+        if problem.status == "timeout":
+            raise
+        return {}
+
+
+def outside_rows(ctx):
+    """The rows of seed_worker called outside a worker, for the small seeds then the large ones (one shared probe)."""
+    return shared_probe(ctx, "seeding:outside_worker", seeds=SMALL_SEEDS + LARGE_SEEDS)
+
+
+def seeded(row, rng):
+    """Whether seed_worker changed what ``rng`` draws next (for dataset.rng: replaced it by a numpy Generator)."""
+    if rng == "rng" and row.get("rng_type") != "Generator":
+        return False
+    return row[rng] != row["untouched"][rng]
+
+
+def check_returns_none(ctx):
+    """Proves seed_worker returns None, outside a worker and in real workers.
+
+    Judges what it returns wherever it returns: a call that raises is the other checks' to judge, unless every call raises.
+    """
+    rows, firsts = outside_rows(ctx), worker_rows_if_they_ran(ctx)
+    expect(firsts or any("error" not in row for row in rows), "seed_worker raised every time it was called, outside a worker "
+           f"and in workers ({rows[0].get('error')}), so what it returns could not be seen")
+    for row in rows:
+        expect("error" in row or row["returned"] == "None",
+               f"torch.manual_seed({row['seed']}); seed_worker(0) returned {row.get('returned')}; it should return None")
+    for method, by_worker in firsts.items():
+        for initial_seed, row in by_worker.items():
+            returned = row["untouched"]["returned"]
+            expect(returned == "None", f"in a {method} worker with torch.initial_seed() = {initial_seed}, seed_worker returned "
+                   f"{returned}; it should return None")
+
+
+def check_seeds_numpy_and_random_outside_workers(ctx):
+    """Proves that outside a worker seed_worker runs without a dataset and seeds NumPy's global RNG and random as it does in
+    a worker (each RNG it seeds in a worker it seeds here too).
+
+    Judges which RNGs are seeded, on torch seeds below 2**31: the seed's
+    value is check_seed_is_torch_initial_seed_modulo_2_32's promise, and
+    which RNGs a worker gets the checks of each RNG's. Where seed_worker
+    breaks the workers, NumPy and random must both be seeded here.
+    """
+    rows = outside_rows(ctx)[: len(SMALL_SEEDS)]
+    for row in rows:
+        expect("error" not in row, f"torch.manual_seed({row['seed']}); seed_worker(0) outside a DataLoader worker raised "
+               f"{row.get('error')}: get_worker_info() is None there, so seed NumPy and random and touch no dataset")
+    firsts = worker_rows_if_they_ran(ctx)
+    for rng in ("numpy", "random"):
+        in_workers = not firsts or any(seeded(row, rng) for by_worker in firsts.values() for row in by_worker.values())
+        for row in rows:
+            expect(seeded(row, rng) or not in_workers, f"after torch.manual_seed({row['seed']}); seed_worker(0) outside a worker, "
+                   f"{RNGS[rng]} gave what it would have without the call, although seed_worker seeds it in a worker: "
+                   "outside a worker (get_worker_info() is None) seed NumPy and random the same way")
+
+
+def check_numpy_global_rng_is_seeded_in_workers(ctx):
+    """Proves that in real workers (fork, forkserver) seed_worker seeds NumPy's legacy global RNG (numpy.random.seed).
+
+    Judges that it is seeded (its first draw is not the one PyTorch's own
+    seeding gives): with which seed is check_seed_is_torch_initial_seed_modulo_2_32's promise.
+    """
+    judge_seeded(ctx, "numpy", "np.random.seed(seed)")
+
+
+def check_python_random_is_seeded_in_workers(ctx):
+    """Proves that in real workers (fork, forkserver) seed_worker seeds Python's random module (random.seed).
+
+    Judges that it is seeded (its first draw is not the one PyTorch's own
+    seeding gives): with which seed is check_seed_is_torch_initial_seed_modulo_2_32's promise.
+    """
+    judge_seeded(ctx, "random", "random.seed(seed)")
+
+
+def judge_seeded(ctx, rng, how):
+    for method, firsts in worker_rows(ctx).items():
         for initial_seed, row in firsts.items():
-            want = first_draws(initial_seed % 2**32)
+            expect(seeded(row, rng), f"in a {method} worker with torch.initial_seed() = {initial_seed}, the first {RNGS[rng]} was "
+                   f"{row[rng]}, what it gives without seed_worker: seed it ({how}, seed = torch.initial_seed() % 2**32)")
+
+
+def check_dataset_rng_is_replaced_in_workers(ctx):
+    """Proves that in real workers (fork, forkserver) seed_worker replaces the dataset copy's rng by a new numpy Generator.
+
+    Judges the replacement (a numpy.random.Generator, not the dataset's own
+    stream): with which seed is check_seed_is_torch_initial_seed_modulo_2_32's promise.
+    """
+    for method, firsts in worker_rows(ctx).items():
+        for initial_seed, row in firsts.items():
             where = f"in a {method} worker with torch.initial_seed() = {initial_seed}"
-            expect(row["numpy"] == want["numpy"], f"{where}, the first np.random.random() was {row['numpy']}, expected {want['numpy']}")
-            expect(row["random"] == want["random"], f"{where}, the first random.random() was {row['random']}, expected {want['random']}")
-            expect(row["rng_type"] == "Generator", f"{where}, dataset.rng is a {row['rng_type']}, expected numpy.random.Generator")
-            expect(row["rng"] == want["rng"], f"{where}, the first dataset.rng.random() was {row['rng']}, expected {want['rng']} "
+            expect(row["rng_type"] == "Generator", f"{where}, dataset.rng is a {row['rng_type']}, expected a numpy.random.Generator "
                    "(dataset.rng = np.random.default_rng(seed) on get_worker_info().dataset)")
+            expect(seeded(row, "rng"), f"{where}, dataset.rng drew {row['rng']}, the dataset's own stream: replace it on the "
+                   "worker's copy, get_worker_info().dataset (dataset.rng = np.random.default_rng(seed))")
+
+
+def replaced(row, rng_none=False):
+    """Whether seed_worker replaced the dataset's rng: with anything but None (rng_none) or the dataset's own stream."""
+    if rng_none:
+        return row["rng_type"] != "NoneType"
+    return row["rng_type"] != "Generator" or seeded(row, "rng")
 
 
 def check_rng_none_is_replaced_too(ctx):
-    """Proves that in real fork workers seed_worker replaces a dataset's rng attribute whose value is None, as any
-    other value: it becomes np.random.default_rng(torch.initial_seed() % 2**32).
+    """Proves that in real fork workers seed_worker treats a dataset's rng attribute whose value is None as any other
+    value: it is replaced as an rng made in __init__ is, by an object of the same type.
 
-    Judges the dataset's rng only: NumPy's and random's seeding is
-    check_worker_rngs_seeded_in_real_workers's promise.
+    Compares with the same submission's replacement of a numpy Generator
+    (the fork workers of the other checks): what the replacement must be is
+    check_dataset_rng_is_replaced_in_workers's promise.
     """
-    loader_seed = int(ctx.rng("rng_none").integers(0, 2**31))
-    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=loader_seed, rng_none=True,
-                        case=f"in 2 fork workers over a dataset whose rng is None, generator seed {loader_seed}")
+    seed = int(ctx.rng("rng_none").integers(0, 2**31))
+    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=seed, rng_none=True,
+                        case=f"in 2 fork workers over a dataset whose rng is None, generator seed {seed}")
     expect(rows, "the loader yielded nothing")
+    reference = next(iter(worker_rows(ctx)["fork"].values()))
     for initial_seed, row in firsts_by_worker(rows).items():
-        want = first_draws(initial_seed % 2**32)["rng"]
         where = f"in a fork worker with torch.initial_seed() = {initial_seed}, over a dataset created with rng = None"
-        expect(row["rng_type"] == "Generator", f"{where}, dataset.rng is still {row['rng_type']} after seed_worker: the dataset "
-               "has the attribute, whatever its value, so replace it (hasattr, not a test for None)")
-        expect(row["rng"] == want, f"{where}, the first dataset.rng.random() was {row['rng']}, expected {want} "
-               "(np.random.default_rng(seed))")
+        expect(replaced(row, rng_none=True) or not replaced(reference), f"{where}, dataset.rng is still None after seed_worker, "
+               "although an rng made in __init__ is replaced: the dataset has the attribute, whatever its value, so replace it "
+               "(hasattr, not a test for None)")
+        expect(not replaced(reference) or row["rng_type"] == reference["rng_type"], f"{where}, dataset.rng became a "
+               f"{row['rng_type']}, but a {reference['rng_type']} where the dataset's rng was a Generator: replace it the same way")
+
+
+def check_dataset_without_rng_is_left_alone(ctx):
+    """Proves seed_worker works in real fork workers on a dataset without an rng attribute and does not add one."""
+    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=7, with_rng=False,
+                        case="in 2 fork workers over a dataset without an rng attribute")
+    expect(rows, "the loader yielded nothing")
+    expect(not any(r["has_rng"] for r in rows), "seed_worker added an rng attribute to a dataset that had none")
+
+
+def check_seed_is_torch_initial_seed_modulo_2_32(ctx):
+    """Proves every RNG seed_worker seeds gets seed = torch.initial_seed() % 2**32: in real workers (fork, forkserver;
+    the loader's 64-bit base seed plus the worker id) and outside a worker (torch seeds with bit 31 set, or above 2**32).
+
+    Judges only the RNGs it seeded (which ones is the other checks'
+    promise). A seed_worker that raises outside a worker for every seed is
+    judged by check_seeds_numpy_and_random_outside_workers; here only in workers.
+    """
+    for method, firsts in worker_rows(ctx).items():
+        for initial_seed, row in firsts.items():
+            want = first_draws(initial_seed % 2**32)
+            for rng in [r for r in RNGS if seeded(row, r)]:
+                expect(row[rng] == want[rng], f"in a {method} worker with torch.initial_seed() = {initial_seed}, the first "
+                       f"{RNGS[rng]} was {row[rng]}, expected {want[rng]}: seed it with torch.initial_seed() % 2**32 "
+                       f"= {initial_seed % 2**32} (the initial seed already includes the worker id)")
+    rows = outside_rows(ctx)
+    if all("error" in row for row in rows[: len(SMALL_SEEDS)]):
+        return
+    for row in rows[len(SMALL_SEEDS) :]:
+        call = f"torch.manual_seed({row['seed']}); seed_worker(0)"
+        expect("error" not in row, f"{call} raised {row.get('error')}, although it works for seeds below 2**31: seed with "
+               "torch.initial_seed() % 2**32 (NumPy takes seeds below 2**32 only)")
+        want = first_draws(row["seed"] % 2**32)
+        for rng in [r for r in ("numpy", "random") if seeded(row, r)]:
+            expect(row[rng] == want[rng], f"after {call}, {RNGS[rng]} gave {row[rng]}, expected {want[rng]} "
+                   f"(seeded with torch.initial_seed() % 2**32 = {row['seed'] % 2**32})")
 
 
 def check_reruns_repeat_and_epochs_differ(ctx):
     """Proves that with seed_worker and a seeded loader generator reruns repeat exactly, the two workers draw
-    different streams, and each epoch draws new ones.
+    different dataset.rng streams, and each epoch draws new ones.
 
-    Runs with fork workers; check_worker_rngs_seeded_in_real_workers covers
-    the seeding itself under forkserver.
+    Runs with fork workers; the draws are compared, not the torch seeds
+    (which change every epoch whatever seed_worker does).
     """
-    loader_seed = int(ctx.rng("reruns").integers(0, 2**31))
-    for method in ("fork",):
-        first, second, rerun = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method=method,
-                                         loader_seed=loader_seed, epochs=2, reruns=1)
-        strip = lambda rows: [(r["index"], r["numpy"], r["random"], r["rng"]) for r in rows]  # noqa: E731
-        expect(strip(first) == strip(rerun), f"with {method} workers, two loaders with generator seed {loader_seed} gave different items")
-        expect(strip(first) != strip(second), f"with {method} workers, epoch 2 repeated epoch 1's random draws")
-        firsts = list(firsts_by_worker(first).values())
-        expect(len(firsts) == 2 and firsts[0]["rng"] != firsts[1]["rng"], f"with {method} workers, both workers drew the same dataset.rng stream")
-
-
-def check_dataset_without_rng_is_left_alone(ctx):
-    """Proves seed_worker works on a dataset without an rng attribute and does not add one."""
-    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=7, with_rng=False)
-    expect(rows, "the loader yielded nothing")
-    expect(not any(r["has_rng"] for r in rows), "seed_worker added an rng attribute to a dataset that had none")
+    seed = loader_seed(ctx)
+    first, second, rerun = epochs(ctx, "fork")
+    draws = lambda rows: [(r["index"], r["numpy"], r["random"], r["rng"]) for r in rows]  # noqa: E731
+    expect(draws(first) == draws(rerun), f"with fork workers, two loaders with generator seed {seed} gave different draws")
+    expect(draws(first) != draws(second), "with fork workers, epoch 2 repeated epoch 1's random draws")
+    firsts = list(firsts_by_worker(first).values())
+    expect(len(firsts) == 2 and firsts[0]["rng"] != firsts[1]["rng"], "with fork workers, both workers drew the same dataset.rng stream")

@@ -1,19 +1,29 @@
-"""Checks of exercise 2, ShardedRange and ShardedFiles: every promise of their docstrings."""
+"""Checks of exercise 2, ShardedRange and ShardedFiles: every promise of their docstrings, each check judging one.
+
+A check looks only at what its promise needs. The integers of ShardedRange
+are compared as ints whatever their type (that they are Python ints is
+check_range_yields_python_ints's promise), and each pass is made on a fresh
+dataset except in the checks of "every iter() starts afresh". The sharding
+checks of ShardedFiles compare what a reader yields with what the same
+submission yields for each of its files read alone, so that they prove which
+files a reader reads and not how it reads a line; the line checks each read
+files with only their own feature (line endings, a last line without
+newline, a byte order mark).
+"""
 
 from __future__ import annotations
 
-from grader.engine.checks.support import FORKING_METHODS, WORKER_TIMEOUT_S, expect, show
+from grader.engine.checks.support import FORKING_METHODS, WORKER_TIMEOUT_S, expect, shared_probe, show
 
-# Text files as bytes: trailing newline or not, CRLF, an empty file, an empty line, non-ASCII, and
-# lines with their own leading/trailing blanks (only the line ending is removed) and bare "\r" endings.
-FILES = ["a0\na1\na2", "", "c0\r\nc1\r\n", "d0\n", "e0\n\ne2\n", "f0 \u00e9\u4e2d", "g0\ng1\n", "h0\n",
-         "  i0 \n\ti1\t\r\nj0\rj1"]
-
-
-#: Files where the docstring allows two readings each: a byte order mark kept or removed, and the other line
-#: boundaries of str.splitlines all ending a line or all staying inside it.
-EITHER_WAY = ["\ufeffb0\nb1\n", "v0\x0bv1\x0cv2\n", "w0\x1cw1\x1dw2\x1ew3\n", "x0\x85x1\u2028x2\u2029x3"]
+#: Files of plain lines, each ending in "\n": the sharding checks' data (their lines' reading is not what they judge).
+PLAIN = ["a0\na1\na2\n", "b0\n", "c0\nc1\n", "d0\n", "e0\ne1\ne2\n", "f0\n", "g0\ng1\n", "h0\n", "i0\n", "j0\nj1\n"]
+#: Every line ends in a line ending ("\n", "\r\n", a bare "\r"), and keeps its own blanks; an empty line; non-ASCII text.
+LINE_ENDINGS = ["a0\na1\n", "c0\r\nc1\r\n", "e0\n\ne2\n", "f0 \u00e9\u4e2d\n", "  i0 \n\ti1\t\r\nj0\rj1\r"]
 BOM = "\ufeff"
+#: The other line boundaries of str.splitlines: all end a line, or all stay inside it.
+OTHER_BOUNDARIES = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+EITHER_WAY = ["v0\x0bv1\x0cv2\n", "w0\x1cw1\x1dw2\x1ew3\n", "x0\x85x1\u2028x2\u2029x3\n"]
+PLACEHOLDER = "#"  # stands in for each other boundary in the file that keeps them inside its lines
 
 
 def lines_of(text):
@@ -21,46 +31,53 @@ def lines_of(text):
     return text.splitlines()
 
 
-def universal_lines(text):
-    """The lines of ``text`` split only at "\\n", "\\r\\n" and "\\r" (as open() reads text), line endings removed."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
-    return lines[:-1] if text.endswith("\n") or not text else lines
+def values(items):
+    """The values of (type name, value) pairs, as the probes send them."""
+    return [v for _, v in items]
 
 
-def allowed_readings(files):
-    """Every list of lines the docstring allows for ``files``: BOM kept or removed, times the other boundaries split or not."""
-    readings = []
-    for strip_bom in (False, True):
-        texts = [t.removeprefix(BOM) if strip_bom else t for t in files]
-        for split in (universal_lines, str.splitlines):
-            readings.append([line for text in texts for line in split(text)])
-    return readings
+def expect_a_reference(each_file, files, what):
+    """Fail unless every non-empty file yields something when read alone: a sameness with nothing proves nothing."""
+    silent = [i for i, (text, lines) in enumerate(zip(files, each_file)) if text and not lines]
+    expect(not silent, f"ShardedFiles([path]) yields nothing for the files {silent} (contents {show([files[i] for i in silent])}), "
+           f"so {what} could not be compared with anything")
 
 
-def random_files(rng, count):
-    files = []
-    for f in range(count):
-        lines = [f"f{f}l{i}" for i in range(int(rng.integers(0, 6)))]
-        text = "\n".join(lines) + ("\n" if lines and rng.random() < 0.5 else "")
-        files.append(text)
-    return files
+def check_range_without_workers_yields_0_to_n_minus_1(ctx):
+    """Proves ShardedRange(n) yields 0..n-1 in order without workers, iterated directly and through a DataLoader with num_workers=0.
 
-
-def check_range_without_workers(ctx):
-    """Proves ShardedRange(n) yields the ints 0..n-1 in order without workers (directly and through a DataLoader with
-    num_workers=0), and every iter() starts afresh."""
+    Judges the values as ints, each pass on a fresh dataset: their type and
+    a second pass are the next checks' promises.
+    """
     ns = [0, 1, 2, 5, *sorted(int(n) for n in ctx.rng("range").integers(3, 200, size=4))]
-    for n, got in zip(ns, ctx.probe("sharding:range_in_process", ns=ns)):
-        values = [v for _, v in got["first"]]
-        expect(values == list(range(n)), f"list(ShardedRange({n})): expected {show(list(range(n)))}, got {show(values)}")
-        types = {t for t, _ in got["first"]}
-        expect(types <= {"int"}, f"ShardedRange({n}) should yield Python ints, got {sorted(types)}")
-        second = show([v for _, v in got["second"]])
-        expect(got["second"] == got["first"], f"a second iter(ShardedRange({n})) gave {second}: every iter() must start afresh")
-        loader = [v for _, v in got["loader"]]
+    for n, got in zip(ns, shared_probe(ctx, "sharding:range_in_process", ns=ns)):
+        first = values(got["first"])
+        expect(first == list(range(n)), f"list(ShardedRange({n})): expected {show(list(range(n)))}, got {show(first)}")
+        loader = values(got["loader"])
         expect(loader == list(range(n)), f"list(DataLoader(ShardedRange({n}), batch_size=None, num_workers=0)): expected "
                f"{show(list(range(n)))}, got {show(loader)}")
+
+
+def check_range_yields_python_ints(ctx):
+    """Proves iterating ShardedRange(n) without workers yields plain Python ints (not NumPy integers or tensors)."""
+    ns = [0, 1, 2, 5, *sorted(int(n) for n in ctx.rng("range").integers(3, 200, size=4))]
+    for n, got in zip(ns, shared_probe(ctx, "sharding:range_in_process", ns=ns)):
+        expect(got["first"] or not n, f"ShardedRange({n}) yielded nothing, so the type of its items could not be seen")
+        types = sorted({t for t, _ in got["first"]})
+        expect(set(types) <= {"int"}, f"ShardedRange({n}) should yield Python ints, got items of type {types}")
+
+
+def check_range_every_iter_starts_afresh(ctx):
+    """Proves a second iter() over the same ShardedRange yields what the first did.
+
+    Compares the two passes with each other: what the first holds is
+    check_range_without_workers_yields_0_to_n_minus_1's promise.
+    """
+    ns = [0, 1, 2, 5, *sorted(int(n) for n in ctx.rng("range").integers(3, 200, size=4))]
+    for n, got in zip(ns, shared_probe(ctx, "sharding:range_in_process", ns=ns)):
+        expect(got["first"] or not n, f"the first iter() over ShardedRange({n}) yielded nothing, so a second had nothing to repeat")
+        expect(got["second"] == got["first"], f"a second iter() over one ShardedRange({n}) gave {show(values(got['second']))}, "
+               f"the first {show(values(got['first']))}: every iter() must start afresh")
 
 
 def range_cases(rng):
@@ -71,13 +88,16 @@ def range_cases(rng):
 
 
 def check_range_exactly_once_in_real_workers(ctx):
-    """Proves ShardedRange(n) under a DataLoader with k real workers (fork, forkserver) yields each int exactly once, also when n < k.
+    """Proves ShardedRange(n) under a DataLoader with k real workers (fork, forkserver) yields, over all workers, each
+    integer it yields without workers exactly once, also when n < k.
 
-    Which worker yields which integers, and in what order, is the student's
-    choice (the docstring promises only the union), so the items are
-    compared sorted. forkserver workers receive the dataset pickled, as
-    spawn workers do; spawn itself would prove nothing more here (see
-    support.POOL_WORKERS).
+    Compares with the same submission without workers (which integers that
+    is, 0..n-1, is check_range_without_workers_yields_0_to_n_minus_1's
+    promise). Which worker yields which integers, and in what order, is the
+    student's choice (the docstring promises only the union), so the items
+    are compared sorted, as ints. forkserver workers receive the dataset
+    pickled, as spawn workers do; spawn itself would prove nothing more here
+    (see support.POOL_WORKERS).
     """
     rng = ctx.rng("range_workers")
     cases = range_cases(rng)
@@ -87,31 +107,94 @@ def check_range_exactly_once_in_real_workers(ctx):
         for run in ctx.probe("sharding:range_in_workers", timeout=WORKER_TIMEOUT_S, cases=chosen, start_method=method,
                              case=f"with {method} workers, for {cases_in_words}"):
             n, k = run["n"], run["k"]
-            values = sorted(v for _, _, v in run["items"])
-            expect(values == list(range(n)), f"DataLoader(ShardedRange({n}), num_workers={k}, batch_size=None) with {method} workers:\n"
-                   f"  expected each of 0..{n - 1} exactly once\n  got (sorted) {show(values)}")
+            got, want = sorted(v for _, _, v in run["items"]), sorted(run["alone"])
+            expect(want or not n, f"ShardedRange({n}) yields nothing without workers, so what its workers yield could not be "
+                   "compared with anything")
+            expect(got == want, f"DataLoader(ShardedRange({n}), num_workers={k}, batch_size=None) with {method} workers:\n"
+                   f"  expected each integer it yields without workers, {show(want)}, exactly once over all workers\n"
+                   f"  got (sorted) {show(got)}")
             expect(all(pid != run["probe_pid"] for _, pid, _ in run["items"]), "items came from the main process, not from workers")
 
 
-def check_files_without_workers(ctx):
-    """Proves ShardedFiles yields every line of the files in order with line endings removed (also without a final
-    newline, CRLF, empty files), and every iter() starts afresh; a byte order mark and the other line boundaries of
-    str.splitlines may go either way the docstring allows, and no other."""
-    files = FILES
-    (got,) = ctx.probe("sharding:files_in_process", contents=files, scenarios=[{"rank": 0, "world": 1}])
-    want = [line for text in files for line in lines_of(text)]
-    have = [v for _, v in got["first"]]
+def check_files_remove_only_the_line_ending(ctx):
+    """Proves ShardedFiles yields every line of UTF-8 files, in file order, with only its line ending removed: "\\n",
+    "\\r\\n" or a bare "\\r"; a line keeps its own blanks, and an empty line is a line.
+
+    Every line of these files ends in a line ending: a last line without
+    one, an empty file, a byte order mark and the other boundaries of
+    str.splitlines are the next checks' promises.
+    """
+    got = ctx.probe("sharding:files_in_process", contents=LINE_ENDINGS, scenarios=[{"rank": 0, "world": 1}])
+    want = [line for text in LINE_ENDINGS for line in lines_of(text)]
+    have = values(got["scenarios"][0]["first"])
     if have != want:
         first_bad = next((i for i, (a, b) in enumerate(zip(want, have)) if a != b), min(len(want), len(have)))
-        expect(False, f"ShardedFiles(paths) over files with contents {show(files)}:\n  expected {show(want)}\n  got      {show(have)}\n"
-               f"  (first difference at line {first_bad})")
-    expect(got["second"] == got["first"], "a second iter() gave different lines: every iter() must start afresh")
-    (got,) = ctx.probe("sharding:files_in_process", contents=EITHER_WAY, scenarios=[{"rank": 0, "world": 1}],
-                       case="over files with a byte order mark and other line boundaries")
-    have, readings = [v for _, v in got["first"]], allowed_readings(EITHER_WAY)
-    expect(have in readings, f"ShardedFiles(paths) over files with contents {show(EITHER_WAY)}:\n  expected one of the readings the "
-           f"docstring allows (BOM kept or removed; \\v, \\f, \\x1c-\\x1e, \\x85, \\u2028, \\u2029 all ending a line or none):\n"
-           f"  {show(readings[0])}\n  or {show(readings[-1])} (or the other two combinations)\n  got {show(have)}")
+        expect(False, f"ShardedFiles(paths) over files with contents {show(LINE_ENDINGS)}:\n  expected {show(want)}\n"
+               f"  got      {show(have)}\n  (first difference at line {first_bad})")
+
+
+def check_files_last_line_and_empty_file(ctx):
+    """Proves a last line without a trailing newline is still yielded, and an empty file yields nothing.
+
+    Reads each file alone and judges how many lines come back and the last
+    one's text: how a line ending is removed is check_files_remove_only_the_line_ending's promise.
+    """
+    contents = ["x0\nx1", ""]
+    unterminated, empty = ctx.probe("sharding:files_each", contents=contents, case="over a file 'x0\\nx1' and an empty file")
+    expect(len(unterminated) == 2 and unterminated[-1] == "x1", f"ShardedFiles([path]) over a file holding 'x0\\nx1' (no "
+           f"newline after the last line): expected 2 lines, the last 'x1', got {show(unterminated)}")
+    expect(empty == [], f"ShardedFiles([path]) over an empty file: expected no line, got {show(empty)}")
+
+
+def either_way_controls(files):
+    """For each file: the same text with every other line boundary made a "\\n", and with each made a placeholder letter."""
+    table_split = {ord(c): "\n" for c in OTHER_BOUNDARIES}
+    table_keep = {ord(c): PLACEHOLDER for c in OTHER_BOUNDARIES}
+    return [text.translate(table_split) for text in files], [text.translate(table_keep) for text in files]
+
+
+def restore(lines, files):
+    """Lines read from the placeholder files, with each placeholder put back as the boundary it stood for."""
+    stood_for = iter(c for text in files for c in text if c in OTHER_BOUNDARIES)
+    return ["".join(next(stood_for) if c == PLACEHOLDER else c for c in line) for line in lines]
+
+
+def check_files_bom_and_other_boundaries_either_way(ctx):
+    """Proves a byte order mark at a file's start is kept on its first line or removed, and the other line boundaries of
+    str.splitlines (\\v, \\f, \\x1c-\\x1e, \\x85, \\u2028, \\u2029) all end a line or all stay inside it.
+
+    Compares each file with the same submission reading a control file (no
+    BOM; the boundaries made line endings, or plain letters): how lines and
+    line endings are read otherwise is the other line checks' promise.
+    """
+    split, keep = either_way_controls(EITHER_WAY)
+    contents = [BOM + "b0\nb1\n", "b0\nb1\n", *EITHER_WAY, *split, *keep]
+    got = ctx.probe("sharding:files_each", contents=contents, case="over files with a byte order mark and other line boundaries")
+    with_bom, control = got[0], got[1]
+    expect(all(got[1:2] + got[2 + len(EITHER_WAY) :]), f"ShardedFiles([path]) yields nothing for some of the plain files "
+           f"{show(contents[1:2] + contents[2 + len(EITHER_WAY) :])}, so these had nothing to be compared with")
+    bom_readings = [control, [BOM + control[0], *control[1:]] if control else control]
+    expect(with_bom in bom_readings, f"ShardedFiles([path]) over a file holding {show(contents[0])}: expected what the same file "
+           f"without its byte order mark gives, {show(control)}, with or without the mark on the first line; got {show(with_bom)}")
+    k = len(EITHER_WAY)
+    have = [line for lines in got[2 : 2 + k] for line in lines]
+    readings = [[line for lines in got[2 + k : 2 + 2 * k] for line in lines],
+                restore([line for lines in got[2 + 2 * k :] for line in lines], EITHER_WAY)]
+    expect(have in readings, f"ShardedFiles over files with contents {show(EITHER_WAY)}:\n  expected the other line boundaries "
+           f"all to end a line, {show(readings[0])},\n  or all to stay inside their line, {show(readings[1])}\n  got {show(have)}")
+
+
+def check_files_every_iter_starts_afresh(ctx):
+    """Proves a second iter() over the same ShardedFiles yields what the first did, from the first of its files.
+
+    Compares the two passes with each other: what the first holds is the
+    other checks' promise.
+    """
+    got = ctx.probe("sharding:files_in_process", contents=PLAIN, scenarios=[{"rank": 0, "world": 1}, {"rank": 1, "world": 2}])
+    for scenario, run in zip(("ShardedFiles(paths)", "ShardedFiles(paths, rank=1, world_size=2)"), got["scenarios"]):
+        expect(run["first"], f"the first iter() over {scenario} yielded nothing, so a second had nothing to repeat")
+        expect(run["second"] == run["first"], f"a second iter() over one {scenario} gave {show(values(run['second']))}, the "
+               f"first {show(values(run['first']))}: every iter() must start afresh")
 
 
 def check_files_read_line_by_line(ctx):
@@ -130,68 +213,72 @@ def check_files_read_line_by_line(ctx):
            "line by line (for line in f) and yield as you go")
 
 
-def listed_lines(files, listing, rank, world):
-    """The lines rank ``rank`` of ``world`` reads when ``paths`` is the files in ``listing`` order (repeats included)."""
-    return [line for i in listing[rank::world] for line in lines_of(files[i])]
+def reads(each_file, listing):
+    """What a reader of the files ``listing`` (indices, in order) yields, from what each file yields alone."""
+    return [line for i in listing for line in each_file[i]]
 
 
 def check_files_in_the_order_given(ctx):
     """Proves ShardedFiles uses paths as given (pathlib.Path objects here): in the listed order, not sorted, and a
-    path listed twice is read twice, also when ranks split the list."""
-    files = ["p0a\np0b\n", "p1a\n", "p2a\np2b", "p3a\n", "p4a\n"]
+    path listed twice is read twice.
+
+    Compares the lines with the same submission's reading of each file
+    alone: how a line is read is the line checks' promise, and which files
+    a rank reads is check_files_ranks_split_by_file's.
+    """
+    files = ["p0a\np0b\n", "p1a\n", "p2a\np2b\n", "p3a\n", "p4a\n"]
     names = ["d.txt", "b.txt", "e.txt", "a.txt", "c.txt"]  # sorted by name: files 3, 1, 4, 0, 2
     listing = [0, 1, 2, 3, 4, 1]  # b.txt listed twice
     words = f"paths = [{', '.join(names[i] for i in listing)}] (Path objects; b.txt listed twice)"
-    for world in (1, 2, 3):
-        scenarios = [{"rank": r, "world": world} for r in range(world)]
-        runs = ctx.probe("sharding:files_in_process", contents=files, names=names, listing=listing, pathlike=True,
-                         scenarios=scenarios, case=f"with {words}")
-        for s, got in zip(scenarios, runs):
-            want = listed_lines(files, listing, s["rank"], world)
-            have = [v for _, v in got["first"]]
-            expect(have == want, f"ShardedFiles(paths, rank={s['rank']}, world_size={world}) with {words}:\n"
-                   f"  expected the lines of paths[{s['rank']}::{world}], in that order: {show(want)}\n  got {show(have)}\n"
-                   "  use the list as given: do not sort it or drop repeats")
+    got = ctx.probe("sharding:files_in_process", contents=files, names=names, listing=listing, pathlike=True,
+                    scenarios=[{"rank": 0, "world": 1}], case=f"with {words}")
+    expect_a_reference(got["each_file"], files, "the order of the lines")
+    want, have = reads(got["each_file"], listing), values(got["scenarios"][0]["first"])
+    expect(have == want, f"ShardedFiles(paths) with {words}:\n  expected the lines of the files in that order: {show(want)}\n"
+           f"  got {show(have)}\n  use the list as given: do not sort it or drop repeats")
 
 
 def check_files_ranks_split_by_file(ctx):
-    """Proves that without workers rank r of world_size w reads exactly files[r::w], so simulated ranks together yield every line once."""
-    rng = ctx.rng("ranks")
-    files = FILES + random_files(rng, 5)
+    """Proves that without workers rank r of world_size w reads exactly the files paths[r::w], in order.
+
+    Compares each rank's lines with the same submission's reading of each
+    file alone: how a line is read is the line checks' promise.
+    """
+    files = PLAIN + [f"r{i}a\nr{i}b\n" for i in range(int(ctx.rng("ranks").integers(1, 4)))]
     for world in (2, 3):
         scenarios = [{"rank": r, "world": world} for r in range(world)]
-        for s, got in zip(scenarios, ctx.probe("sharding:files_in_process", contents=files, scenarios=scenarios)):
-            want = [line for text in files[s["rank"] :: world] for line in lines_of(text)]
-            have = [v for _, v in got["first"]]
+        got = ctx.probe("sharding:files_in_process", contents=files, scenarios=scenarios,
+                        case=f"with {len(files)} files and world_size={world}")
+        expect_a_reference(got["each_file"], files, "what each rank reads")
+        for s, run in zip(scenarios, got["scenarios"]):
+            listing = list(range(len(files)))[s["rank"] :: world]
+            want, have = reads(got["each_file"], listing), values(run["first"])
             expect(have == want, f"ShardedFiles(paths, rank={s['rank']}, world_size={world}) with {len(files)} files:\n"
-                   f"  expected the lines of files[{s['rank']}::{world}]: {show(want)}\n  got {show(have)}")
+                   f"  expected the lines of paths[{s['rank']}::{world}] (files {listing}): {show(want)}\n  got {show(have)}")
 
 
 def check_files_readers_in_real_workers(ctx):
-    """Proves that with k real fork workers per rank, reader rank*k + worker_id reads exactly files[reader::world_size*k], every line once overall.
+    """Proves that with k real fork workers per rank, reader rank*k + worker_id reads exactly paths[reader::world_size*k].
 
-    Not proved here: the same under forkserver, which
-    check_range_exactly_once_in_real_workers covers for get_worker_info-based
-    sharding; several world sizes with fork pools prove more per second.
+    Compares each worker's lines with the same submission's reading of each
+    file alone, in the main process. Not proved here: the same under
+    forkserver, which check_range_exactly_once_in_real_workers covers for
+    get_worker_info-based sharding; several world sizes with fork pools
+    prove more per second.
     """
-    rng = ctx.rng("files_workers")
-    files = FILES + random_files(rng, 4)
+    files = PLAIN + [f"w{i}\n" for i in range(int(ctx.rng("files_workers").integers(1, 4)))]
     plans = [("fork", 1, 3), ("fork", 2, 2), ("fork", 3, 2)]
     for method, world, k in plans:
-        runs = ctx.probe("sharding:files_in_workers", timeout=WORKER_TIMEOUT_S, contents=files, world=world, k=k, start_method=method,
-                         case=f"with {len(files)} files, world_size={world} and num_workers={k} ({method} workers)")
-        everything = []
-        for run in runs:
+        got = ctx.probe("sharding:files_in_workers", timeout=WORKER_TIMEOUT_S, contents=files, world=world, k=k, start_method=method,
+                        case=f"with {len(files)} files, world_size={world} and num_workers={k} ({method} workers)")
+        expect_a_reference(got["each_file"], files, "what each worker reads")
+        for run in got["ranks"]:
             rank = run["rank"]
-            workers = {w for w, _, _ in run["items"]}
             expect(all(pid != run["probe_pid"] for _, pid, _ in run["items"]), "lines came from the main process, not from workers")
             for w in range(k):
                 reader = rank * k + w
-                want = [line for text in files[reader :: world * k] for line in lines_of(text)]
+                listing = list(range(len(files)))[reader :: world * k]
+                want = reads(got["each_file"], listing)
                 have = [v for ww, _, v in run["items"] if ww == w]
                 expect(have == want, f"{method} workers, world_size={world}, rank={rank}, worker {w} of {k} (reader {reader}):\n"
-                       f"  expected the lines of files[{reader}::{world * k}]: {show(want)}\n  got {show(have)}")
-            everything += [v for _, _, v in run["items"]]
-            expect(len(workers) >= 1, "no worker yielded anything")
-        all_lines = sorted(line for text in files for line in lines_of(text))
-        expect(sorted(everything) == all_lines, f"{method}, world_size={world}, {k} workers: not every line exactly once overall")
+                       f"  expected the lines of paths[{reader}::{world * k}] (files {listing}): {show(want)}\n  got {show(have)}")

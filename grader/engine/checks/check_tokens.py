@@ -1,4 +1,12 @@
-"""Checks of exercise 5, TokenWindows: every promise of its docstring."""
+"""Checks of exercise 5, TokenWindows: every promise of its docstring, each check judging one.
+
+A check looks only at what its promise needs: a window's values are compared
+as ints whatever came back (that x and y are int64 tensors is
+check_windows_are_int64_tensors_of_length_t's promise); negative indices,
+__getitems__ and real workers are compared with the same submission's own
+per-item reads, so that they prove the indexing, the batching and the
+workers, not the windows again.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +14,12 @@ import base64
 
 import numpy as np
 
-from grader.engine.checks.support import ON_GPU, POOL_WORKERS, START_METHODS, WITHOUT_GPU, WORKER_TIMEOUT_S, expect, show
+from grader.engine.checks.support import ON_GPU, POOL_WORKERS, START_METHODS, WITHOUT_GPU, WORKER_TIMEOUT_S, expect, shared_probe, show
 from grader.engine.probes.data import token_data
 
 UINT16_FILE = {"n": 300, "dtype": "uint16", "seed": 0, "high": 65536}  # ids above 32767 catch int16 views
+#: The pin_memory checks' stride: (300 - 8) % 5 != 0, so a len() one too long (check_len_counts_the_windows_that_fit's) does not show there.
+PIN_STRIDE = 5
 
 
 def file_spec(ctx, name, n=300, dtype="uint16", high=65536):
@@ -48,38 +58,51 @@ def check_rejects_bad_sizes(ctx):
 
 
 def check_len_counts_the_windows_that_fit(ctx):
-    """Proves len(ds) == max(0, (n - block_size - 1) // stride + 1) across file sizes, block sizes and strides."""
+    """Proves len(ds) == max(0, (n - block_size - 1) // stride + 1) across file sizes, block sizes and strides.
+
+    Files of at least one token: an empty file is check_getitems_of_no_index_is_empty's.
+    """
     rng = ctx.rng("len")
-    combos = sorted({(int(n), int(b), int(s)) for n, b, s in zip(rng.integers(0, 200, 25), rng.integers(1, 40, 25), rng.integers(1, 12, 25))}
-                    | {(0, 1, 1), (1, 1, 1), (2, 1, 1), (10, 9, 1), (10, 10, 1), (11, 4, 3)})
-    for n, block, stride in combos:
-        spec = {"n": n, "dtype": "uint16", "seed": 1, "high": 100}
-        (got,) = ctx.probe("tokens:windows", file=spec, cases=[{"block": block, "stride": stride, "indices": []}],
-                           case=f"on {file_words(spec)} with block_size={block}, stride={stride}")
-        want = expected_len(n, block, stride)
-        expect(got["len"] == want, f"len({call_text(spec, block, stride)}) returned {got['len']}, expected {want}")
+    combos = sorted({(int(n), int(b), int(s)) for n, b, s in zip(rng.integers(1, 200, 25), rng.integers(1, 40, 25), rng.integers(1, 12, 25))}
+                    | {(1, 1, 1), (2, 1, 1), (10, 9, 1), (10, 10, 1), (11, 4, 3)})
+    cases = [{"n": n, "block": block, "stride": stride} for n, block, stride in combos]
+    for case, got in zip(cases, ctx.probe("tokens:lengths", cases=cases)):
+        spec = {"n": case["n"], "dtype": "uint16"}
+        want = expected_len(case["n"], case["block"], case["stride"])
+        expect(got == want, f"len({call_text(spec, case['block'], case['stride'])}) returned {got}, expected {want}")
 
 
-def window_problem(spec, tokens, block, stride, length, i, got):
-    call = f"{call_text(spec, block, stride)}[{i}]"
+def value_problem(call, block, want, got):
+    """What is wrong with the values of one window ``got`` (x and y as ints, whatever their type), or None."""
     if "error" in got:
         return f"{call} raised {got['message']}"
     if got["type"] != "tuple":
         return f"{call} returned {got['type']}; expected a tuple (x, y)"
-    want_x, want_y = want_window(tokens, block, stride, i, length)
-    for name, want in (("x", want_x), ("y", want_y)):
+    for name, values in zip(("x", "y"), want):
         part = got[name]
-        if part["dtype"] != "torch.int64":
-            return f"{call}: {name} is {part['type']}; expected an int64 tensor of shape ({block},)"
-        if part["values"] != want:
-            return f"{call}:\n  expected {name} = {show(want)}\n  got      {name} = {show(part['values'])}"
+        if part["values"] is None:
+            return f"{call}: {name} is {part['type']}; expected a tensor of {block} token ids"
+        if part["values"] != values:
+            return f"{call}:\n  expected {name} = {show(values)}\n  got      {name} = {show(part['values'])}"
     return None
 
 
-def check_windows_are_x_and_y_shifted_by_one(ctx):
-    """Proves ds[i] is (x, y): the first and last block_size tokens of window [i*stride, i*stride + block_size + 1),
-    as int64, ids above 32767 intact, in uint16 (the default dtype, left out), uint32 and int32 files given as pathlib.Path."""
+def type_problem(call, block, got):
+    """What is wrong with the types of one window ``got`` (int64 tensors of shape (block,)), or None."""
+    if "error" in got or got["type"] != "tuple":
+        return f"{call} raised {got['message']}" if "error" in got else f"{call} returned {got['type']}; expected a tuple (x, y)"
+    for name in ("x", "y"):
+        part = got[name]
+        if part["dtype"] != "torch.int64" or part["shape"] != [block]:
+            return f"{call}: {name} is {part['type']}; expected an int64 tensor of shape ({block},) (torch.from_numpy(...).long())"
+    return None
+
+
+def window_runs(ctx):
+    """[(spec, tokens, case, items)] of ds[i] over uint16 (the default dtype, left out), uint32 and int32 files given as
+    pathlib.Path: one shared probe per file."""
     rng = ctx.rng("windows")
+    runs = []
     for dtype, high in (("uint16", 65536), ("uint32", 2**32), ("int32", 2**31)):
         spec = file_spec(ctx, f"windows-{dtype}", n=int(rng.integers(60, 300)), dtype=dtype, high=high)
         tokens = token_data(spec["n"], dtype, spec["seed"], high)
@@ -88,64 +111,133 @@ def check_windows_are_x_and_y_shifted_by_one(ctx):
             length = expected_len(spec["n"], block, stride)
             cases.append({"block": block, "stride": stride, "indices": sorted({0, length - 1, *[int(i) for i in rng.integers(0, length, 5)]})})
         default = dtype == "uint16"  # the documented default: leave the argument out
-        for case, got in zip(cases, ctx.probe("tokens:windows", file=spec, cases=cases, default_dtype=default,
-                                              case=f"on {file_words(spec)}")):
-            length = expected_len(spec["n"], case["block"], case["stride"])
-            for i, item in zip(case["indices"], got["items"]):
-                problem = window_problem(spec, tokens, case["block"], case["stride"], length, i, item)
-                expect(problem is None, problem)
+        got = shared_probe(ctx, "tokens:windows", file=spec, cases=cases, default_dtype=default, case=f"on {file_words(spec)}")
+        runs += [(spec, tokens, case, result["items"]) for case, result in zip(cases, got)]
+    return runs
+
+
+def check_windows_are_x_and_y_shifted_by_one(ctx):
+    """Proves ds[i] is (x, y): the first and last block_size tokens of window [i*stride, i*stride + block_size + 1),
+    ids above 32767 intact, in uint16 (the default dtype, left out), uint32 and int32 files given as pathlib.Path.
+
+    Judges the values as ints, whatever x and y are: their type is
+    check_windows_are_int64_tensors_of_length_t's promise.
+    """
+    for spec, tokens, case, items in window_runs(ctx):
+        block, stride = case["block"], case["stride"]
+        length = expected_len(spec["n"], block, stride)
+        for i, item in zip(case["indices"], items):
+            problem = value_problem(f"{call_text(spec, block, stride)}[{i}]", block, want_window(tokens, block, stride, i, length), item)
+            expect(problem is None, problem)
+
+
+def check_windows_are_int64_tensors_of_length_t(ctx):
+    """Proves x and y of ds[i] are int64 tensors of shape (block_size,), whatever the file's dtype.
+
+    Judges types, dtypes and shapes only: the values are
+    check_windows_are_x_and_y_shifted_by_one's promise.
+    """
+    for spec, _tokens, case, items in window_runs(ctx):
+        for i, item in zip(case["indices"], items):
+            problem = type_problem(f"{call_text(spec, case['block'], case['stride'])}[{i}]", case["block"], item)
+            expect(problem is None, problem)
 
 
 def check_negative_and_out_of_range_indices(ctx):
-    """Proves indices -len <= i < 0 count from the end like a sequence's, and any other index raises IndexError."""
+    """Proves an index -len <= i < 0 gives what ds[len + i] gives, and any other index raises IndexError.
+
+    Compares ds[i] with the same submission's ds[len + i]: what a window
+    holds is check_windows_are_x_and_y_shifted_by_one's promise.
+    """
     spec = file_spec(ctx, "indexing", n=101)
-    tokens = token_data(spec["n"], "uint16", spec["seed"], spec["high"])
     block, stride = 8, 8
     length = expected_len(spec["n"], block, stride)  # 12
     negatives = [-1, -2, -length]
     out_of_range = [length, length + 1, -length - 1, 10**6, -(10**6)]
-    (got,) = ctx.probe("tokens:windows", file=spec, cases=[{"block": block, "stride": stride, "indices": negatives + out_of_range}])
-    for i, item in zip(negatives, got["items"]):
-        problem = window_problem(spec, tokens, block, stride, length, i, item)
-        expect(problem is None, problem)
-    for i, item in zip(out_of_range, got["items"][len(negatives):]):
-        expect(item.get("error") == "IndexError", f"{call_text(spec, block, stride)}[{i}] with len {length} should raise IndexError, "
-               f"got {item.get('error') or 'a window'}")
+    indices = negatives + [length + i for i in negatives] + out_of_range
+    (got,) = ctx.probe("tokens:windows", file=spec, cases=[{"block": block, "stride": stride, "indices": indices}])
+    items = dict(zip(indices, got["items"]))
+    call = call_text(spec, block, stride)
+    for i in negatives:
+        have, want = items[i], items[length + i]
+        if "error" in want:
+            expect(False, f"{call}[{length + i}] raised {want['message']}, so {call}[{i}] had nothing to be compared with")
+        expect(have == want, f"{call}[{i}] with len {length} should give what {call}[{length + i}] gives (negative indices count "
+               f"from the end), got {show(have.get('message') or have)}\n  instead of {show(want)}")
+    for i in out_of_range:
+        item = items[i]
+        expect(item.get("error") == "IndexError", f"{call}[{i}] with len {length} should raise IndexError, got {item.get('error') or 'a window'}")
+
+
+def getitems_run(ctx):
+    """(spec, block, stride, length, batches, what the probe saw), one shared probe. The batches: random with repeats
+    and negative indices, random with repeats and no negative index, one index, none, and one with an index out of range."""
+    rng = ctx.rng("getitems")
+    spec = file_spec(ctx, "getitems", n=int(rng.integers(120, 300)))
+    block, stride = int(rng.integers(2, 12)), int(rng.integers(1, 6))
+    length = expected_len(spec["n"], block, stride)
+    batches = [[int(i) for i in rng.integers(-length, length, 16)], [int(i) for i in rng.integers(0, length, 16)],
+               [length - 1], [], [0, length]]
+    got = shared_probe(ctx, "tokens:getitems", file=spec, block=block, stride=stride, batches=batches,
+                       case=f"in __getitems__ on {file_words(spec)} with block_size={block}, stride={stride}")
+    return spec, block, stride, length, batches, got
+
+
+def check_getitems_returns_the_per_item_windows(ctx):
+    """Proves ds.__getitems__(indices) returns a list of (x, y) pairs equal to [ds[i] for i in indices] (random batches
+    with repeats and negative indices, one index), and raises where ds[i] raises.
+
+    Compares with the same submission's per-item reads, values and types:
+    what a window holds is the window checks' promise, and an empty batch
+    check_getitems_of_no_index_is_empty's.
+    """
+    spec, block, stride, _length, batches, got = getitems_run(ctx)
+    for batch, result in zip(batches[:3], got[:3]):
+        call = f"{call_text(spec, block, stride)}.__getitems__({show(batch)})"
+        raised = [(i, single["error"]) for i, single in zip(batch, result["per_item"]) if "error" in single]
+        if raised:
+            i, error = raised[0]
+            expect(result.get("error") == error, f"ds[{i}] raises {error}, so {call} should raise it too, got "
+                   f"{result.get('error') or 'a result'}")
+            continue
+        expect("error" not in result, f"{call} raised {result.get('message')}, although ds[i] works for each of them")
+        expect(result["type"] == "list" and result["items"] is not None, f"{call} returned {result['type']}; expected a list of (x, y) pairs")
+        expect(len(result["items"]) == len(batch), f"{call} returned {len(result['items'])} items for {len(batch)} indices")
+        for i, item, single in zip(batch, result["items"], result["per_item"]):
+            expect(item == single, f"in {call}: the pair for index {i} differs from ds[{i}]:\n  ds[{i}]         {show(single)}\n"
+                   f"  __getitems__ gave {show(item)}")
 
 
 def check_getitems_reads_a_batch_in_one_gather(ctx):
-    """Proves ds.__getitems__(indices) returns [ds[i] for i in indices] (random batches with repeats and negative
-    indices, one index, none, none on an empty file), raises IndexError for an index out of range, and reads a batch
-    from the memmap with at most two indexing operations (one gather).
+    """Proves ds.__getitems__(indices) reads a batch from the memmap with at most two indexing operations (one gather).
 
     The reads are counted inside the student's process (the probe replaces
     np.memmap with a counting subclass before the submission is imported), so
     a submission that reads through a plain ndarray view of its memmap goes
-    uncounted; the windows are judged here.
+    uncounted. Judges the reads only, on a batch without negative indices:
+    what comes back is check_getitems_returns_the_per_item_windows's promise.
     """
-    rng = ctx.rng("getitems")
-    spec = file_spec(ctx, "getitems", n=int(rng.integers(120, 300)))
-    tokens = token_data(spec["n"], "uint16", spec["seed"], spec["high"])
-    block, stride = int(rng.integers(2, 12)), int(rng.integers(1, 6))
-    length = expected_len(spec["n"], block, stride)
-    batches = [[int(i) for i in rng.integers(-length, length, 16)], [length - 1], [], [0, length]]
-    got = ctx.probe("tokens:getitems", file=spec, block=block, stride=stride, batches=batches,
-                    case=f"in __getitems__ on {file_words(spec)} with block_size={block}, stride={stride}")
-    for batch, result in zip(batches[:3], got[:3]):
-        call = f"{call_text(spec, block, stride)}.__getitems__({show(batch)})"
-        expect("error" not in result, f"{call} raised {result.get('message')}")
-        expect(result["type"] == "list" and result["items"] is not None,
-               f"{call} returned {result['type']}; expected a list of (x, y) pairs")
-        expect(len(result["items"]) == len(batch), f"{call} returned {len(result['items'])} items for {len(batch)} indices")
-        for i, item in zip(batch, result["items"]):
-            problem = window_problem(spec, tokens, block, stride, length, i, item)
-            expect(problem is None, f"in {call}: {problem}")
-        expect(len(batch) < 2 or result["reads"] <= 2,
-               f"{call} indexed the memmap {result['reads']} times for {len(batch)} windows: gather the whole batch with one "
-               "fancy index (an array of window offsets), not one read per window")
-    bad = got[3]
+    spec, block, stride, _length, batches, got = getitems_run(ctx)
+    batch, result = batches[1], got[1]
+    call = f"{call_text(spec, block, stride)}.__getitems__({show(batch)})"
+    expect("error" not in result, f"{call} raised {result.get('message')}, so its reads could not be counted")
+    expect(result["reads"] <= 2, f"{call} indexed the memmap {result['reads']} times for {len(batch)} windows: gather the whole "
+           "batch with one fancy index (an array of window offsets), not one read per window")
+
+
+def check_getitems_rejects_an_index_out_of_range(ctx):
+    """Proves ds.__getitems__(indices) raises IndexError when an index is out of range, as ds[i] would."""
+    spec, block, stride, length, _batches, got = getitems_run(ctx)
+    bad = got[4]
     expect(bad.get("error") == "IndexError", f"{call_text(spec, block, stride)}.__getitems__([0, {length}]) with len {length} "
            f"should raise IndexError, got {bad.get('error') or 'a result'}")
+
+
+def check_getitems_of_no_index_is_empty(ctx):
+    """Proves ds.__getitems__([]) returns [], on a token file and on an empty file."""
+    spec, block, stride, _length, _batches, got = getitems_run(ctx)
+    call = f"{call_text(spec, block, stride)}.__getitems__([])"
+    expect(got[3].get("items") == [], f"{call} should return [] (no window to read), got {got[3].get('message') or got[3].get('type')}")
     empty = {"n": 0, "dtype": "uint16", "seed": 0, "high": 2}
     (nothing,) = ctx.probe("tokens:getitems", file=empty, block=1, stride=1, batches=[[]], case=f"on {file_words(empty)}")
     expect(nothing.get("items") == [], f"{call_text(empty, 1, 1)}.__getitems__([]) should return [] (no window to read), "
@@ -160,59 +252,71 @@ def pickle_size(handed_over):
     return len(data) if data[:1] == b"\x80" and data[-1:] == b"." else None
 
 
-def check_lazy_and_pickles_small(ctx):
-    """Proves the file is never read whole (peak memory stays flat on a 60 MB file) and the dataset pickles small after __init__, len() and indexing.
+def check_pickles_small_after_init_and_use(ctx):
+    """Proves the dataset pickles small (the path and the sizes) right after __init__ and after len() and indexing.
 
-    Peak memory is measured from outside the student's process (the sandbox's
-    zygote, from the kernel's accounting). The pickles are made inside it,
-    where the student's code runs; their size is measured here from the bytes
-    handed over.
+    The pickles are made inside the student's process, where the student's
+    code runs; their size is measured here from the bytes handed over. The
+    file holds 100,000 tokens (200 kB), so a pickle that carries them cannot
+    pass. That an unpickled copy works is check_same_batches_in_real_workers's
+    promise (spawn and forkserver workers get one).
     """
-    result = ctx.run_probe("tokens:laziness", file_mb=60, block=64,  # under the sandbox's 64 MB file-size limit
-                           case="on a 60 MB token file (all zeros), block_size=64")
-    got = result.data
+    got = ctx.probe("tokens:pickles", n=100_000, block=16, case="on a file of 100,000 uint16 tokens, block_size=16")
     for key, when in (("pickle_after_init", "right after __init__"), ("pickle_after_use", "after len() and indexing")):
         size = pickle_size(got[key])
         expect(size is not None, f"pickle.dumps(TokenWindows(...)) {when} did not give pickle data")
         expect(size < 4096, f"pickle.dumps(TokenWindows(...)) {when} is {size:,} bytes: store the path and sizes, "
                "open the memmap lazily, and leave an open np.memmap out of the pickled state (__getstate__)")
-    expect(got["clone_equal"], "a pickled-and-unpickled copy returned different windows")
-    expect(result.rss_growth_mb < 30, f"reading 3 windows of a 60 MB token file raised peak memory by {result.rss_growth_mb} MB: "
-           "the file was read whole; use np.memmap so only the touched pages are read")
+
+
+def check_never_reads_the_file_whole(ctx):
+    """Proves the file is never read whole, nor widened whole: peak memory stays flat while __init__, len(), three
+    windows and a batch of three over a 60 MB file run.
+
+    Peak memory is measured from outside the student's process (the
+    sandbox's zygote, from the kernel's accounting); nothing is pickled
+    there. The three windows must come back as (x, y) pairs of block_size
+    tokens (their values are the window checks' promise).
+    """
+    result = ctx.run_probe("tokens:laziness", file_mb=60, block=64,  # under the sandbox's 64 MB file-size limit
+                           case="on a 60 MB token file (all zeros), block_size=64")
+    expect(result.data["windows_read"] == 3, "ds[0], ds[n // 2] and ds[n - 1] of a 60 MB token file did not all give an (x, y) "
+           "pair of block_size tokens each, so the memory that reading takes could not be judged")
+    expect(result.rss_growth_mb < 30, f"TokenWindows(...), len(), 3 windows and a batch of 3 of a 60 MB token file raised "
+           f"peak memory by {result.rss_growth_mb} MB: the file was read (or widened) whole; use np.memmap so only the "
+           "touched pages are read, and widen one window at a time")
 
 
 def check_same_batches_in_real_workers(ctx):
-    """Proves a DataLoader with real workers (fork, forkserver, spawn) over a dataset already used in the parent yields the documented batches.
+    """Proves a DataLoader with real workers (fork, forkserver, spawn) over a dataset already used in the parent yields
+    the batches it yields in the main process.
 
+    Compares the workers' batches with the same submission's in-process
+    loader (num_workers=0), values and dtypes: what a window holds is the
+    window checks' promise, and the pickle's size check_pickles_small_after_init_and_use's.
     fork and forkserver pools have 2 workers; spawn, which proves that the
     dataset pickles into a fresh interpreter, has 1 (see POOL_WORKERS).
     """
     spec = file_spec(ctx, "workers", n=200)
-    tokens = token_data(spec["n"], "uint16", spec["seed"], spec["high"])
     block, stride, batch_size = 8, 5, 4
-    length = expected_len(spec["n"], block, stride)
-    want = [want_window(tokens, block, stride, i, length) for i in range(length)]
     for method in START_METHODS:
         got = ctx.probe("tokens:in_workers", timeout=WORKER_TIMEOUT_S, file=spec, block=block, stride=stride, batch_size=batch_size,
                         start_method=method, workers=POOL_WORKERS[method],
                         case=f"in {POOL_WORKERS[method]} {method} worker(s), on {file_words(spec)}")
-        size = pickle_size(got["pickle"])
-        expect(size is not None and size < 4096, f"with {method} workers: the dataset pickles to {size:,} bytes after use; "
-               "workers should get only the path" if size is not None else f"with {method} workers: pickling the dataset did not give pickle data")
-        xs = [row for b in got["batches"] for row in b["x"]]
-        ys = [row for b in got["batches"] for row in b["y"]]
-        expect(len({b["pid"] for b in got["batches"]}) == POOL_WORKERS[method],
+        want, batches = got["in_process"], got["batches"]
+        expect(len({b["pid"] for b in batches}) == POOL_WORKERS[method],
                f"with {method} workers: batches should come from {POOL_WORKERS[method]} worker process(es)")
-        for i, (x, y) in enumerate(zip(xs, ys)):
-            expect((x, y) == want[i], f"with {method} workers, window {i} of {call_text(spec, block, stride)}:\n"
-                   f"  expected {show(want[i])}\n  got      {show((x, y))}")
-        expect(len(xs) == length, f"with {method} workers: expected {length} windows, got {len(xs)}")
+        expect(len(batches) == len(want), f"with {method} workers: expected {len(want)} batches, as in the main process, got {len(batches)}")
+        for i, (batch, exp) in enumerate(zip(batches, want)):
+            have = {k: batch[k] for k in exp}
+            expect(have == exp, f"with {method} workers, batch {i} of {call_text(spec, block, stride)} (batch_size={batch_size}) "
+                   f"differs from the main process's:\n  main process {show(exp)}\n  workers      {show(have)}")
 
 
 @ON_GPU
 def check_pin_memory_on_gpu(ctx):
     """Proves (x, y) batches come out of a pin_memory=True loader pinned, and a non_blocking copy to the GPU equals them."""
-    report = ctx.probe("tokens:pin_memory", timeout=WORKER_TIMEOUT_S, file=UINT16_FILE, block=8, batch_size=4)
+    report = ctx.probe("tokens:pin_memory", timeout=WORKER_TIMEOUT_S, file=UINT16_FILE, block=8, batch_size=4, stride=PIN_STRIDE)
     expect(report["cuda"], "CUDA is not available in the sandbox, so pinning could not be checked")
     expect(all(all(p) for p in report["pinned"]), f"not every tensor of the batches was pinned: {show(report['pinned'])}")
     expect(report.get("gpu_equal"), "a non_blocking copy to the GPU differs from the CPU batch")
@@ -220,12 +324,9 @@ def check_pin_memory_on_gpu(ctx):
 
 @WITHOUT_GPU
 def check_pin_memory_without_accelerator(ctx):
-    """Proves that without an accelerator pin_memory=True is ignored with PyTorch's warning and the (x, y) batches stay correct and unpinned."""
-    report = ctx.probe("tokens:pin_memory", file=UINT16_FILE, block=8, batch_size=4)
-    tokens = token_data(**UINT16_FILE)
-    length = expected_len(UINT16_FILE["n"], 8, 1)
-    want = [want_window(tokens, 8, 1, i, length) for i in range(length)]
-    got = [(x, y) for b in report["values"] for x, y in zip(*b)]
-    expect(got == want, "with pin_memory=True the windows differ from the documented ones")
+    """Proves that without an accelerator pin_memory=True is ignored with PyTorch's warning, the (x, y) batches stay those
+    of a plain loader and come back unpinned."""
+    report = ctx.probe("tokens:pin_memory", file=UINT16_FILE, block=8, batch_size=4, stride=PIN_STRIDE)
+    expect(report["values"] == report["unpinned_values"], "with pin_memory=True the windows differ from those of a plain loader")
     expect(not any(any(p) for p in report["pinned"]), "tensors came back pinned although there is no accelerator")
     expect(any("accelerator" in w for w in report["warnings"]), "PyTorch's 'no accelerator is found' warning was not raised")

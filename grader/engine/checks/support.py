@@ -167,3 +167,37 @@ def problem_from(result, timeout, case=""):
         where = f"\n{result.traceback.strip()}" if result.traceback else ""
         return ProbeProblem("error", f"{on}your code raised {result.error}{where}", result.output)
     return ProbeProblem("error", f"{on}the process running your code died: {result.error}", result.output)
+
+
+
+def shared_probe(ctx, function, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
+    """The data of ``ctx.probe(function, timeout, case=case, **args)``, run once per grading for the same arguments.
+
+    Several checks that each judge their own promise can read one probe's
+    data (one DataLoader pool serves the checks of three RNGs): the first
+    check that asks runs the probe, later ones get the same data, or the
+    same ProbeProblem, without running the student's code again. The
+    integrity flags of that run count for every check that reads it.
+    """
+    return shared_run_probe(ctx, function, timeout, case=case, **args).data
+
+
+def shared_run_probe(ctx, function, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
+    """Like :func:`shared_probe`, but the whole ProbeResult (with what the zygote measured, such as peak memory)."""
+    cache = ctx.__dict__.setdefault("_shared_probes", {})
+    key = (function, repr(sorted(args.items())))
+    if key not in cache:
+        before = set(ctx.flags_by_check.get(ctx.current, {}))
+        try:
+            cache[key] = ("ok", ctx.run_probe(function, timeout, case=case, **args))
+        except ProbeProblem as problem:
+            cache[key] = ("problem", problem)
+        cache[key] += ([f for f in ctx.flags_by_check.get(ctx.current, {}) if f not in before],)
+    state, value, flags = cache[key]
+    seen = ctx.flags_by_check.setdefault(ctx.current, {})
+    for flag in flags:
+        if len(seen) < MAX_FLAGS_PER_CHECK:
+            seen.setdefault(flag, None)
+    if state == "problem":
+        raise value
+    return value

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import torch
 
-from grader.engine.probes.common import construction_outcome, load_submission, plain
+from grader.engine.probes.common import construction_outcome, error_text, load_submission, plain
 
 
 def _global_states():
@@ -28,6 +28,16 @@ def _epoch(sampler):
     return [[type(b).__name__, plain(b), [type(i).__name__ for i in b][:3]] for b in sampler]
 
 
+def _length(sampler):
+    """len(sampler), or 'ExcType: message' of what it raised (a stub's NotImplementedError propagates)."""
+    try:
+        return len(sampler)
+    except NotImplementedError:
+        raise
+    except Exception as exc:  # the len check judges it; the others do not need it
+        return error_text(exc)
+
+
 def construct(cases):
     """For each kwargs dict: 'ok', or the exception type and message the constructor raised."""
     module = load_submission("bucketing")
@@ -42,7 +52,7 @@ def epochs(lengths, batch_size, pool_batches, drop_last, seed, count, replay=Tru
     """`count` epochs from one sampler with a seeded generator, then (optionally) a replay from a fresh one.
 
     ``lengths`` is handed over as a list, tuple, NumPy array or tensor
-    (``lengths_as``). Also reports len(sampler) and whether torch's, NumPy's
+    (``lengths_as``). Also reports len(sampler) (or what it raised) and whether torch's, NumPy's
     and Python's global RNGs were left untouched.
     """
     module = load_submission("bucketing")
@@ -59,7 +69,7 @@ def epochs(lengths, batch_size, pool_batches, drop_last, seed, count, replay=Tru
         )
 
     first = sampler()
-    result = {"len": len(first), "epochs": [_epoch(first) for _ in range(count)]}
+    result = {"len": _length(first), "epochs": [_epoch(first) for _ in range(count)]}
     if replay:
         result["replay"] = [_epoch(s) for s in [sampler()] for _ in range(count)]
     result["globals_unchanged"] = _unchanged(before)

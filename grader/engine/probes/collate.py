@@ -53,34 +53,48 @@ def run_cases(cases):
         report = _report(out)
         report["inputs_unchanged"] = all(torch.equal(a, b) for a, b in zip(tensors, before))
         input_ptrs = {t.untyped_storage().data_ptr() for t in tensors if t.numel()}
-        report["shares_memory"] = any(
-            isinstance(v, torch.Tensor) and v.numel() and v.untyped_storage().data_ptr() in input_ptrs
-            for v in (out.values() if isinstance(out, dict) else [])
-        )
+        returned = [v for v in (out.values() if isinstance(out, dict) else out if isinstance(out, (tuple, list)) else [out])
+                    if isinstance(v, torch.Tensor)]
+        report["tensors_returned"] = len(returned)
+        report["shares_memory"] = any(v.numel() and v.untyped_storage().data_ptr() in input_ptrs for v in returned)
         results.append(report)
     return results
 
 
+def _batch(data):
+    """A batch as data: its values (tensors as lists) and the type and dtype of each part."""
+    parts = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, (tuple, list)) else [("", data)]
+    return {"values": plain(data), "kinds": {str(k): describe(v) for k, v in parts}}
+
+
 def in_workers(seqs, batch_size, pools):
-    """Batches of a DataLoader(collate_fn=pad_collate) with real workers, per start method ({method: workers})."""
+    """Batches of a DataLoader(collate_fn=pad_collate): in this process (num_workers=0), then with real
+    workers per start method ({method: workers})."""
     module = load_submission("collate")
-    dataset = [torch.tensor(s, dtype=torch.int64) for s in seqs]
+
+    def dataset():  # fresh tensors for every loader: one that pad_collate modified must not change the next
+        return [torch.tensor(s, dtype=torch.int64) for s in seqs]
+
+    loader = torch.utils.data.DataLoader(dataset(), batch_size=batch_size, collate_fn=module.pad_collate)
     runs = {}
     for method, workers in pools.items():
-        batches = tagged_run(dataset, method, num_workers=workers, collate_fn=module.pad_collate, batch_size=batch_size)
-        runs[method] = [{"worker": w, "pid": pid, "batch": plain(data)} for w, pid, data in batches]
-    return runs
+        batches = tagged_run(dataset(), method, num_workers=workers, collate_fn=module.pad_collate, batch_size=batch_size)
+        runs[method] = [{"worker": w, "pid": pid, "batch": _batch(data)} for w, pid, data in batches]
+    return {"in_process": [_batch(b) for b in loader], "runs": runs}
 
 
 def pin_memory(seqs, batch_size):
     """A pin_memory=True loader over pad_collate batches: pinned flags, warnings, and GPU round trip."""
     module = load_submission("collate")
-    dataset = [torch.tensor(s, dtype=torch.int64) for s in seqs]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        dataset = [torch.tensor(s, dtype=torch.int64) for s in seqs]
         loader = torch.utils.data.DataLoader(dataset, batch_size=batch_size, collate_fn=module.pad_collate, pin_memory=True)
         batches = list(loader)
+    fresh = [torch.tensor(s, dtype=torch.int64) for s in seqs]  # as given, whatever pad_collate did to the first ones
+    unpinned = torch.utils.data.DataLoader(fresh, batch_size=batch_size, collate_fn=module.pad_collate)
     report = {
+        "unpinned_values": [plain(b) for b in unpinned],
         "cuda": torch.cuda.is_available(),
         "warnings": [str(w.message) for w in caught],
         "batch_types": [type(b).__name__ for b in batches],

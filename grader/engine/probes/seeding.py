@@ -1,18 +1,53 @@
-"""Probes for exercise 3, seed_worker."""
+"""Probes for exercise 3, seed_worker.
+
+Every draw comes back with the draw the same RNG would have given had
+seed_worker not touched it (``untouched``), so that a check can tell which
+RNGs seed_worker seeded from the seed it used: "NumPy is seeded" and "with
+torch.initial_seed() % 2**32" are then judged apart.
+"""
 
 from __future__ import annotations
 
+import copy
 import random
 
 import numpy as np
 import torch
-from torch.utils.data import Dataset
+from torch.utils.data import Dataset, get_worker_info
 
-from grader.engine.probes.common import load_submission, worker_batches
+from grader.engine.probes.common import describe, error_text, load_submission, worker_batches
+
+#: In a worker: the next draws of NumPy's global RNG, random and dataset.rng as they were before seed_worker ran,
+#: and the type of what seed_worker returned (set by SeedThenCall, read by Draws).
+_BEFORE = {}
+
+
+def next_draws(dataset=None):
+    """What np.random.random(), random.random() and dataset.rng.random() would give next, without advancing them
+    (-1.0 for a dataset without a Generator as rng)."""
+    numpy_rng = np.random.RandomState()
+    numpy_rng.set_state(np.random.get_state())
+    python_rng = random.Random()
+    python_rng.setstate(random.getstate())
+    rng = getattr(dataset, "rng", None)
+    return {"numpy": float(numpy_rng.random_sample()), "random": python_rng.random(),
+            "rng": float(copy.deepcopy(rng).random()) if isinstance(rng, np.random.Generator) else -1.0}
+
+
+class SeedThenCall:
+    """A worker_init_fn that notes the RNGs' next draws, then calls the student's seed_worker (picklable: module level)."""
+
+    def __init__(self, seed_worker):
+        self.seed_worker = seed_worker
+
+    def __call__(self, worker_id):
+        _BEFORE.update(next_draws(get_worker_info().dataset))
+        returned = self.seed_worker(worker_id)
+        _BEFORE["returned"] = "None" if returned is None else describe(returned)
 
 
 class Draws(Dataset):
-    """Each item: this worker's torch seed and one draw from each RNG seed_worker must seed.
+    """Each item: this worker's torch seed, one draw from each RNG seed_worker must seed, and those RNGs' draws before it ran.
 
     ``rng`` is made in __init__ with a fixed seed, so it reaches every worker
     in the same state unless seed_worker replaces it; with ``rng_none`` the
@@ -34,39 +69,56 @@ class Draws(Dataset):
             "initial_seed": torch.initial_seed(),
             "numpy": float(np.random.random()),
             "random": random.random(),
-            "rng": float(rng.random()) if rng is not None else -1.0,
+            "rng": float(rng.random()) if isinstance(rng, (np.random.Generator, np.random.RandomState)) else -1.0,
             "rng_type": type(rng).__name__,
             "has_rng": hasattr(self, "rng"),
+            "untouched": dict(_BEFORE),
         }
 
 
 def _rows(batch):
-    keys = list(batch)
+    keys = [k for k in batch if k != "untouched"]
     columns = [batch[k].tolist() if isinstance(batch[k], torch.Tensor) else list(batch[k]) for k in keys]
-    return [dict(zip(keys, row)) for row in zip(*columns)]
+    untouched = batch["untouched"]
+    befores = [{k: (v[j].item() if isinstance(v, torch.Tensor) else v[j]) for k, v in untouched.items()}
+               for j in range(len(columns[0]))]
+    return [dict(zip(keys, row), untouched=before) for row, before in zip(zip(*columns), befores)]
 
 
 def outside_worker(seeds):
-    """For each torch seed s: call seed_worker in this (non-worker) process and draw once from numpy and random."""
+    """For each torch seed s: call seed_worker in this (non-worker) process and draw once from numpy and random.
+
+    Per seed: what it returned, the draws, and the draws NumPy and random
+    would have given without the call (``untouched``); or the exception it raised.
+    """
     module = load_submission("seeding")
     out = []
     for s in seeds:
         torch.manual_seed(s)
-        returned = module.seed_worker(0)
-        out.append({"seed": s, "returned": repr(returned), "numpy": float(np.random.random()), "random": random.random()})
+        untouched = next_draws()
+        try:
+            returned = module.seed_worker(0)
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            out.append({"seed": s, "error": error_text(exc)})
+            continue
+        out.append({"seed": s, "returned": "None" if returned is None else describe(returned),
+                    "numpy": float(np.random.random()), "random": random.random(), "untouched": untouched})
     return out
 
 
 def in_workers(start_method, loader_seed, epochs=1, reruns=0, n=8, with_rng=True, rng_none=False):
-    """Items of a 2-worker loader with worker_init_fn=seed_worker, per run (epochs first, then reruns)."""
+    """Items of a 2-worker loader with worker_init_fn=seed_worker (through SeedThenCall), per run (epochs first, then reruns)."""
     module = load_submission("seeding")
     dataset = Draws(n, with_rng=with_rng, rng_none=rng_none)
+    init = SeedThenCall(module.seed_worker)
 
     def loader_runs(count):
         runs = []
         generator = torch.Generator().manual_seed(loader_seed)
         for _ in range(count):
-            with worker_batches(dataset, start_method, batch_size=2, worker_init_fn=module.seed_worker, generator=generator) as it:
+            with worker_batches(dataset, start_method, batch_size=2, worker_init_fn=init, generator=generator) as it:
                 runs.append([row for batch in it for row in _rows(batch)])
         return runs
 

@@ -16,23 +16,27 @@ def _items(iterable):
 
 
 def range_in_process(ns):
-    """For each n: two passes over iter(ShardedRange(n)) without workers, and one through a DataLoader with num_workers=0."""
+    """For each n: two passes over one ShardedRange(n) without workers, and one through a DataLoader with
+    num_workers=0 over a fresh ShardedRange(n) (so that each pass is judged on its own)."""
     module = load_submission("sharding")
     out = []
     for n in ns:
         dataset = module.ShardedRange(n)
         first, second = _items(dataset), _items(dataset)
-        out.append({"first": first, "second": second, "loader": _items(DataLoader(dataset, batch_size=None, num_workers=0))})
+        loader = _items(DataLoader(module.ShardedRange(n), batch_size=None, num_workers=0))
+        out.append({"first": first, "second": second, "loader": loader})
     return out
 
 
 def range_in_workers(cases, start_method):
-    """For each (n, k): what each of k real workers yielded for ShardedRange(n)."""
+    """For each (n, k): what each of k real workers yielded for ShardedRange(n), and what a fresh ShardedRange(n)
+    yields in this process without workers (``alone``)."""
     module = load_submission("sharding")
     out = []
     for n, k in cases:
         batches = tagged_run(module.ShardedRange(n), start_method, num_workers=k, batch_size=None)
-        out.append({"n": n, "k": k, "probe_pid": os.getpid(), "items": [[w, pid, plain(x)] for w, pid, x in batches]})
+        out.append({"n": n, "k": k, "probe_pid": os.getpid(), "items": [[w, pid, plain(x)] for w, pid, x in batches],
+                    "alone": [plain(x) for x in module.ShardedRange(n)]})
     return out
 
 
@@ -46,24 +50,35 @@ def write_files(contents, names=None):
     return paths
 
 
+def _each_file(module, paths):
+    """What a fresh ``ShardedFiles([path])`` yields for each path, one pass each, without workers."""
+    return [[line for _, line in _items(module.ShardedFiles([path]))] for path in paths]
+
+
+def files_each(contents):
+    """For each text: the items of one pass over ``ShardedFiles([path])`` of a file holding it, without workers."""
+    module = load_submission("sharding")
+    return _each_file(module, write_files(contents))
+
+
 def files_in_process(contents, scenarios, names=None, listing=None, pathlike=False):
-    """ShardedFiles without workers: for each {rank, world}, two passes over iter().
+    """ShardedFiles without workers: for each {rank, world}, two passes over iter(); and what each written file
+    yields alone (``each_file``: one fresh ``ShardedFiles([path])`` per file, the reference of the sharding checks).
 
     The dataset gets the written files as ``paths``, or, with ``listing``,
     the list ``[paths[i] for i in listing]`` (an order of its own, repeats
     allowed); as ``pathlib.Path`` objects with ``pathlike``.
     """
     module = load_submission("sharding")
-    paths = write_files(contents, names)
-    if listing is not None:
-        paths = [paths[i] for i in listing]
+    written = write_files(contents, names)
+    paths = written if listing is None else [written[i] for i in listing]
     if pathlike:
         paths = [Path(p) for p in paths]
     out = []
     for s in scenarios:
         dataset = module.ShardedFiles(paths, rank=s["rank"], world_size=s["world"])
         out.append({"first": _items(dataset), "second": _items(dataset)})
-    return out
+    return {"scenarios": out, "each_file": _each_file(module, written)}
 
 
 def files_memory(file_mb):
@@ -89,14 +104,15 @@ def files_memory(file_mb):
 
 
 def files_in_workers(contents, world, k, start_method):
-    """ShardedFiles with k real workers on every rank of a simulated world: items per (rank, worker)."""
+    """ShardedFiles with k real workers on every rank of a simulated world: items per (rank, worker), and what
+    each file yields alone in this process (``each_file``, see files_in_process)."""
     module = load_submission("sharding")
     paths = write_files(contents)
     out = []
     for rank in range(world):
         batches = tagged_run(module.ShardedFiles(paths, rank=rank, world_size=world), start_method, num_workers=k, batch_size=None)
         out.append({"rank": rank, "probe_pid": os.getpid(), "items": [[w, pid, plain(x)] for w, pid, x in batches]})
-    return out
+    return {"ranks": out, "each_file": _each_file(module, paths)}
 
 
 def preflight(module):

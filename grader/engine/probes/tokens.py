@@ -26,8 +26,9 @@ def _window(item):
     if not (isinstance(item, tuple) and len(item) == 2):
         return {"type": describe(item)}
     def part(value):
+        array = isinstance(value, (torch.Tensor, np.ndarray))
         return {"type": describe(value), "dtype": str(getattr(value, "dtype", "")),
-                "values": value.tolist() if isinstance(value, torch.Tensor) else None}
+                "shape": list(value.shape) if array else None, "values": value.tolist() if array else None}
 
     return {"type": "tuple", "x": part(item[0]), "y": part(item[1])}
 
@@ -57,6 +58,21 @@ def windows(file, cases, default_dtype=False):
     return out
 
 
+def lengths(cases):
+    """For each {n, block, stride}: len(TokenWindows(...)) over a uint16 file of n tokens, or 'ExcType: message'."""
+    module = load_submission("tokens")
+    out = []
+    for i, case in enumerate(cases):
+        path = write_tokens(f"tokens{i}.bin", case["n"], "uint16", 1, 100)
+        try:
+            out.append(len(module.TokenWindows(path, case["block"], stride=case["stride"], dtype=np.uint16)))
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            out.append(error_text(exc, 200))
+    return out
+
+
 _READS = [0]
 
 
@@ -70,7 +86,8 @@ class CountingMemmap(np.memmap):
 
 
 def getitems(file, block, stride, batches):
-    """For each batch of indices: ds.__getitems__(batch) as windows (or the exception), and the memmap reads it took.
+    """For each batch of indices: ds.__getitems__(batch) as windows (or the exception), the memmap reads it took, and
+    the per-item reads ``[ds[i] for i in batch]`` as windows (``per_item``; an item that raised as its exception).
 
     The reads are counted in this process, where the student's code runs:
     ``np.memmap`` is replaced by :class:`CountingMemmap` before the submission
@@ -83,17 +100,29 @@ def getitems(file, block, stride, batches):
     ds = module.TokenWindows(path, block, stride=stride, dtype=np.dtype(file["dtype"]))
     out = []
     for batch in batches:
+        per_item = [_item(ds, i) for i in batch]
         before = _READS[0]
         try:
             got = ds.__getitems__(list(batch))
         except NotImplementedError:
             raise
         except Exception as exc:
-            out.append({"error": type(exc).__name__, "message": error_text(exc, 200)})
+            out.append({"error": type(exc).__name__, "message": error_text(exc, 200), "per_item": per_item})
             continue
+        reads = _READS[0] - before
         items = [_window(item) for item in got] if isinstance(got, (list, tuple)) else None
-        out.append({"type": describe(got), "items": items, "reads": _READS[0] - before})
+        out.append({"type": describe(got), "items": items, "reads": reads, "per_item": per_item})
     return out
+
+
+def _item(ds, i):
+    """ds[i] as a window, or {"error": type, "message": ...}."""
+    try:
+        return _window(ds[i])
+    except NotImplementedError:
+        raise
+    except Exception as exc:
+        return {"error": type(exc).__name__, "message": error_text(exc, 200)}
 
 
 def construct(file_bytes, cases):
@@ -127,24 +156,42 @@ def pickled(obj):
 
 
 def laziness(file_mb, block):
-    """Pickles of a TokenWindows over a large file after __init__ and after use, and a clone's windows.
+    """__init__, len(), three windows and a batch of three over a large file, for the zygote to measure peak memory.
 
     The file is sparse (all zeros, no disk blocks): reading it whole would
     raise this process's peak memory by its size, which the sandbox's zygote
-    measures from outside; a memmap touches only a few pages.
+    measures from outside; a memmap touches only a few pages. Nothing is
+    pickled here (a pickle of the tokens would raise the peak too: that is
+    :func:`pickles`'s to show). ``windows_read`` counts the reads that gave
+    an (x, y) pair of ``block`` values each, whatever their values.
     """
     module = load_submission("tokens")
     path = os.path.abspath("large.bin")
     with open(path, "wb") as f:
         f.truncate(file_mb << 20)
     ds = module.TokenWindows(path, block)
-    after_init = pickled(ds)
     n = len(ds)
-    samples = [ds[0], ds[n // 2], ds[-1]]
-    after_use = pickled(ds)
-    clone = pickle.loads(pickle.dumps(ds))
-    same = all(torch.equal(a[0], b[0]) for a, b in zip(samples, [clone[0], clone[n // 2], clone[-1]]))
-    return {"len": n, "pickle_after_init": after_init, "pickle_after_use": after_use, "clone_equal": same}
+    read = [_item(ds, i) for i in (0, n // 2, n - 1)]
+    try:
+        ds.__getitems__([0, 1, n - 1])
+    except NotImplementedError:
+        raise
+    except Exception:  # what __getitems__ returns is judged elsewhere; here only the memory it took
+        pass
+    windows = sum(w.get("type") == "tuple" and all(len(w[k]["values"] or []) == block for k in ("x", "y")) for w in read)
+    return {"len": n, "windows_read": windows}
+
+
+def pickles(n, block):
+    """Pickles of a TokenWindows over a file of n uint16 tokens right after __init__, and after len() and three windows
+    (no negative index: how those count is another check's promise; a read that raises still counts as use)."""
+    module = load_submission("tokens")
+    ds = module.TokenWindows(write_tokens("tokens.bin", n, "uint16", 3, 65536), block)
+    after_init = pickled(ds)
+    length = len(ds)
+    for i in (0, length // 2, length - 1):
+        _item(ds, i)
+    return {"len": length, "pickle_after_init": after_init, "pickle_after_use": pickled(ds)}
 
 
 def in_workers(file, block, stride, batch_size, start_method, workers):
@@ -153,21 +200,28 @@ def in_workers(file, block, stride, batch_size, start_method, workers):
     path = write_tokens("tokens.bin", **file)
     ds = module.TokenWindows(path, block, stride=stride, dtype=np.dtype(file["dtype"]))
     len(ds), ds[0]  # opened in the parent: workers must still work from the path alone
+    in_process = [_batch(b) for b in torch.utils.data.DataLoader(ds, batch_size=batch_size)]
     batches = tagged_run(ds, start_method, num_workers=workers, collate_fn=default_collate, batch_size=batch_size)
-    return {"probe_pid": os.getpid(), "pickle": pickled(ds), "batches": [
-        {"worker": w, "pid": pid, "x": data[0].tolist(), "y": data[1].tolist(), "dtype": str(data[0].dtype)} for w, pid, data in batches
-    ]}
+    return {"probe_pid": os.getpid(), "in_process": in_process,
+            "batches": [dict(_batch(data), worker=w, pid=pid) for w, pid, data in batches]}
 
 
-def pin_memory(file, block, batch_size):
-    """A pin_memory=True loader over TokenWindows: pinned flags, warnings, and GPU round trip."""
+def _batch(data):
+    """An (x, y) batch as data: the values and dtype of each part."""
+    return {"x": data[0].tolist(), "y": data[1].tolist(), "dtype": [str(data[0].dtype), str(data[1].dtype)]}
+
+
+def pin_memory(file, block, batch_size, stride=1):
+    """A pin_memory=True loader over TokenWindows: pinned flags, warnings, and GPU round trip; the batches of a plain loader."""
     module = load_submission("tokens")
     path = write_tokens("tokens.bin", **file)
-    ds = module.TokenWindows(path, block, dtype=np.dtype(file["dtype"]))
+    ds = module.TokenWindows(path, block, stride=stride, dtype=np.dtype(file["dtype"]))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         batches = list(torch.utils.data.DataLoader(ds, batch_size=batch_size, pin_memory=True))
+    unpinned = torch.utils.data.DataLoader(ds, batch_size=batch_size)
     report = {
+        "unpinned_values": [[t.tolist() for t in b] for b in unpinned],
         "cuda": torch.cuda.is_available(),
         "warnings": [str(w.message) for w in caught],
         "batch_types": [type(b).__name__ for b in batches],

@@ -1,4 +1,5 @@
 # WRONG: with drop_last=True drops the last batch of the final pool even when it is full.
+# breaks: bucketing.drop_last
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

@@ -1,4 +1,5 @@
 # WRONG: calls torch.randperm without generator=, using torch's global RNG even when a generator is given.
+# breaks: bucketing.generator_only_source
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

@@ -1,4 +1,5 @@
 # WRONG: sorts the whole dataset by length and yields the batches shortest first: no pools, no shuffle.
+# breaks: bucketing.fresh_permutation, bucketing.pools_in_order, bucketing.batch_order_shuffled, bucketing.generator_advances_and_replays, bucketing.no_generator_follows_torch_seed
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

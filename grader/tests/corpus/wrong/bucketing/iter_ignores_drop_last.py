@@ -1,4 +1,5 @@
 # WRONG: __iter__ never drops the short batch, although __len__ counts without it.
+# breaks: bucketing.drop_last
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

@@ -1,4 +1,5 @@
 # WRONG: __len__ always returns ceil(n / batch_size), even with drop_last=True.
+# breaks: bucketing.len
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

@@ -1,4 +1,5 @@
 # WRONG: never shuffles the order of the batches, so they come out pool by pool, shortest first within each pool.
+# breaks: bucketing.batch_order_shuffled
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

@@ -1,4 +1,5 @@
 # WRONG: accepts batch_size < 1 and pool_batches < 1 without raising ValueError.
+# breaks: bucketing.rejects_sizes_below_one
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

@@ -1,4 +1,5 @@
 # WRONG: with generator=None draws the permutation and batch order from NumPy's global RNG instead of torch's.
+# breaks: bucketing.no_generator_torch_global
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

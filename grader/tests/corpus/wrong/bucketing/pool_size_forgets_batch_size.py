@@ -1,4 +1,5 @@
 # WRONG: makes each pool pool_batches indices long instead of pool_batches * batch_size, so pools leave short batches.
+# breaks: bucketing.pool_size
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

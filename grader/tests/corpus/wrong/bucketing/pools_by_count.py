@@ -1,4 +1,5 @@
 # WRONG: cuts the permutation into pool_batches pools (torch.chunk) instead of pools of pool_batches * batch_size indices, leaving a short batch in almost every pool.
+# breaks: bucketing.pool_size, bucketing.pool_larger_than_data
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

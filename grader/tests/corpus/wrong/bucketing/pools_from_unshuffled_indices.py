@@ -1,4 +1,5 @@
 # WRONG: cuts the pools from range(n) without a random permutation, so every epoch has the same batches and only their order changes.
+# breaks: bucketing.fresh_permutation
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

@@ -1,4 +1,5 @@
 # WRONG: shuffles the batch order with Python's random.shuffle instead of the generator.
+# breaks: bucketing.generator_only_source, bucketing.no_generator_torch_global
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

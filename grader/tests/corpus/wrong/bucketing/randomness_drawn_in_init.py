@@ -1,4 +1,5 @@
 # WRONG: draws the permutation and the batch order once in __init__, so every epoch yields the same batches in the same order.
+# breaks: bucketing.generator_advances_and_replays, bucketing.no_generator_follows_torch_seed
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

@@ -1,4 +1,5 @@
 # WRONG: sorts each pool by index (sorted(pool)) instead of by length, so pools do not group similar lengths.
+# breaks: bucketing.pools_sorted_by_length
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

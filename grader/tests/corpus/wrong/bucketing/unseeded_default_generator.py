@@ -1,4 +1,5 @@
 # WRONG: with generator=None uses a new torch.Generator() without seeding it, so every epoch is the same.
+# breaks: bucketing.no_generator_follows_torch_seed
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

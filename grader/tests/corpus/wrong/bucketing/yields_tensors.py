@@ -1,4 +1,5 @@
 # WRONG: yields each batch as a tensor of indices instead of a list of Python ints.
+# breaks: bucketing.lists_of_python_ints
 """Exercise 4 (bucketing): batches of similar lengths, in random order.
 
 Random batches pad every row to the longest sequence in the batch. A

@@ -1,4 +1,5 @@
 # WRONG: filters empty sequences out of the batch, so B shrinks and an all-empty batch crashes.
+# breaks: collate.ragged_and_empty
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

@@ -1,4 +1,5 @@
 # WRONG: attention_mask is float32 (as in some model code) instead of int64.
+# breaks: collate.int64_b_by_t
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

@@ -1,4 +1,5 @@
 # WRONG: builds the tables in the input's dtype (batch[0].dtype), so int32/int16/uint8 batches do not come back as int64.
+# breaks: collate.narrow_dtype_same_length, collate.any_integer_dtype, collate.pad_id_outside_dtype
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

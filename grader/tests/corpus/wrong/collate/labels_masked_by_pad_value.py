@@ -1,4 +1,5 @@
 # WRONG: labels are -100 wherever input_ids == pad_id, so a real token equal to pad_id loses its label.
+# breaks: collate.mask_decides_labels
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

@@ -1,4 +1,5 @@
 # WRONG: labels are a plain copy of input_ids: padding positions keep pad_id instead of -100.
+# breaks: collate.labels
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

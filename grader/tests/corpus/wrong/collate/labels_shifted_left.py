@@ -1,4 +1,5 @@
 # WRONG: shifts labels one position left (the model's job), so labels[i, t] is input_ids[i, t + 1].
+# breaks: collate.labels
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

@@ -1,4 +1,5 @@
 # WRONG: pad_collate is a lambda bound at module level, which spawn and forkserver workers cannot pickle.
+# breaks: collate.picklable_for_workers
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

@@ -1,4 +1,5 @@
 # WRONG: pads on the left (sequences end at column T), but the contract asks for right padding.
+# breaks: collate.right_padding, collate.attention_mask, collate.labels
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

@@ -1,4 +1,5 @@
 # WRONG: attention_mask (and so labels) is computed as input_ids != pad_id, which zeroes real tokens equal to pad_id.
+# breaks: collate.attention_mask, collate.mask_decides_labels
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

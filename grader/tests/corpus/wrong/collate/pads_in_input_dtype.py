@@ -1,4 +1,5 @@
 # WRONG: pads each row with F.pad(value=pad_id) in the input's dtype and widens afterwards, so a pad_id the dtype cannot hold (300 or -1 with uint8) raises.
+# breaks: collate.pad_id_outside_dtype
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

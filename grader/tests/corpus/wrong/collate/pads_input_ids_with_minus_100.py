@@ -1,4 +1,5 @@
 # WRONG: pads input_ids with -100 (the label ignore value) instead of pad_id.
+# breaks: collate.pad_id
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

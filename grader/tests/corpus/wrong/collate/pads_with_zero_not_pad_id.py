@@ -1,4 +1,5 @@
 # WRONG: ignores pad_id and always pads input_ids with 0.
+# breaks: collate.pad_id
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

@@ -1,4 +1,5 @@
 # WRONG: returns a tuple (input_ids, attention_mask, labels) instead of the documented dict.
+# breaks: collate.exact_keys, collate.int64_b_by_t, collate.right_padding, collate.attention_mask, collate.labels, collate.ragged_and_empty, collate.any_integer_dtype, collate.narrow_dtype_same_length, collate.pad_id_outside_dtype
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

@@ -1,4 +1,5 @@
 # WRONG: when every sequence has one length, returns torch.stack(batch) as it is, so a same-length int32 or uint8 batch does not come back int64.
+# breaks: collate.narrow_dtype_same_length
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

@@ -1,4 +1,5 @@
 # WRONG: sets dataset.rng without checking that the dataset has one, adding an rng attribute to datasets that had none.
+# breaks: seeding.dataset_without_rng
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

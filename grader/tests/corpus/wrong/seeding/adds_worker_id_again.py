@@ -1,4 +1,5 @@
 # WRONG: adds worker_id to torch.initial_seed(), which already includes it, so worker w gets base + 2w.
+# breaks: seeding.seed_from_initial_seed
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

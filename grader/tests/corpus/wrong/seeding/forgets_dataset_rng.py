@@ -1,4 +1,5 @@
 # WRONG: seeds NumPy's global RNG and random but never replaces the dataset's rng, so all workers share one stream.
+# breaks: seeding.dataset_rng_replaced, seeding.reruns_workers_epochs
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

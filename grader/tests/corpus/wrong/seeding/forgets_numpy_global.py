@@ -1,4 +1,5 @@
 # WRONG: seeds random and the dataset's rng but not NumPy's legacy global RNG.
+# breaks: seeding.numpy_global
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

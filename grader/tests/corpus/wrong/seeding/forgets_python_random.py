@@ -1,4 +1,5 @@
 # WRONG: seeds NumPy and the dataset's rng but not Python's random module.
+# breaks: seeding.python_random
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

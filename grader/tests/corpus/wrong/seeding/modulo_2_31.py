@@ -1,4 +1,5 @@
 # WRONG: reduces the seed modulo 2**31 instead of 2**32, so it differs from the documented seed whenever bit 31 is set.
+# breaks: seeding.seed_value
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

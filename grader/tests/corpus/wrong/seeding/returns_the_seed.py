@@ -1,4 +1,5 @@
 # WRONG: returns the seed it used, but seed_worker must return None.
+# breaks: seeding.returns_none
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

@@ -1,4 +1,5 @@
 # WRONG: seeds NumPy and random correctly but gives the dataset np.random.default_rng(worker_id), the same in every epoch and run.
+# breaks: seeding.seed_from_initial_seed
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

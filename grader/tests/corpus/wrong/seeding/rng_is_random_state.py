@@ -1,4 +1,5 @@
 # WRONG: replaces the dataset's rng with a legacy np.random.RandomState(seed) instead of np.random.default_rng(seed).
+# breaks: seeding.dataset_rng_replaced
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

@@ -1,4 +1,5 @@
 # WRONG: replaces the dataset's rng only when its value is not None (getattr(dataset, 'rng', None) is not None), so a dataset created with rng = None keeps None.
+# breaks: seeding.rng_none_replaced
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

@@ -1,4 +1,5 @@
 # WRONG: seeds the dataset's rng with a number drawn from the freshly seeded NumPy global RNG instead of with the seed itself.
+# breaks: seeding.seed_from_initial_seed
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

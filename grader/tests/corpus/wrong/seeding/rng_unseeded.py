@@ -1,4 +1,5 @@
 # WRONG: gives the dataset np.random.default_rng() with no seed (OS entropy), so reruns cannot repeat.
+# breaks: seeding.seed_from_initial_seed, seeding.reruns_workers_epochs
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

@@ -1,4 +1,5 @@
 # WRONG: seeds every RNG from worker_id alone, so every epoch and every run repeats the same streams.
+# breaks: seeding.seed_from_initial_seed, seeding.reruns_workers_epochs
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

@@ -1,4 +1,5 @@
 # WRONG: reads get_worker_info().seed without handling None, so calling it outside a worker raises AttributeError.
+# breaks: seeding.outside_a_worker
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

@@ -1,4 +1,5 @@
 # WRONG: ShardedFiles reads the files in binary and splits on b'\n' only, so lines ending in a bare '\r' are not split.
+# breaks: sharding.files_line_endings_removed
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

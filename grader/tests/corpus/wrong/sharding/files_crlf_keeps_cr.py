@@ -1,4 +1,5 @@
 # WRONG: ShardedFiles opens the files with newline='' and strips only '\n', so CRLF lines keep a trailing '\r'.
+# breaks: sharding.files_line_endings_removed
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

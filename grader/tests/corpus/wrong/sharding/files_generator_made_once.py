@@ -1,4 +1,5 @@
 # WRONG: ShardedFiles creates its line generator once in __init__ and returns it from every __iter__, so a second iter() yields nothing.
+# breaks: sharding.files_fresh_iter
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

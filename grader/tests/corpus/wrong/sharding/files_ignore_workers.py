@@ -1,4 +1,5 @@
 # WRONG: ShardedFiles shards only over ranks (paths[rank::world_size]), so each DataLoader worker of a rank reads the same files.
+# breaks: sharding.files_reader_slice
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

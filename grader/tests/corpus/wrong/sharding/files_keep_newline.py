@@ -1,4 +1,5 @@
 # WRONG: ShardedFiles yields the lines with their trailing newline still attached.
+# breaks: sharding.files_line_endings_removed
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

@@ -1,4 +1,5 @@
 # WRONG: ShardedFiles reads each file whole with f.read().splitlines() instead of line by line, so memory grows with the file.
+# breaks: sharding.files_line_by_line
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

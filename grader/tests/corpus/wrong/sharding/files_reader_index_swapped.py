@@ -1,4 +1,5 @@
 # WRONG: ShardedFiles numbers the readers worker_id * world_size + rank instead of rank * k + worker_id.
+# breaks: sharding.files_reader_slice
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

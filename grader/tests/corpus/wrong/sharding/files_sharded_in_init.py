@@ -1,4 +1,5 @@
 # WRONG: ShardedFiles picks its files in __init__, where get_worker_info() is None, so every worker reads all of the rank's files.
+# breaks: sharding.files_worker_read_in_iter
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

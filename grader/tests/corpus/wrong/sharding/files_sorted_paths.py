@@ -1,4 +1,5 @@
 # WRONG: ShardedFiles sorts the paths before sharding (for a deterministic order), so files are not read in the order given and a reader gets other files than paths[reader::world_size * k].
+# breaks: sharding.files_paths_as_given
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

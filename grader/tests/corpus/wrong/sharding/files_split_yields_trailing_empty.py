@@ -1,4 +1,5 @@
 # WRONG: ShardedFiles reads each file whole and splits on '\n', yielding an extra '' after a final newline and one for an empty file.
+# breaks: sharding.files_line_endings_removed, sharding.files_last_line_and_empty_file, sharding.files_line_by_line
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

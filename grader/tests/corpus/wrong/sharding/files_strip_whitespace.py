@@ -1,4 +1,5 @@
 # WRONG: ShardedFiles yields line.strip(), removing the line's own leading and trailing spaces and tabs, not just its line ending.
+# breaks: sharding.files_line_endings_removed
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

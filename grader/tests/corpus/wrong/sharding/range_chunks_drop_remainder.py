@@ -1,4 +1,5 @@
 # WRONG: ShardedRange gives each worker a contiguous chunk of n // k integers, dropping the n % k left over (all of them when n < k).
+# breaks: sharding.range_exactly_once
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

@@ -1,4 +1,5 @@
 # WRONG: ShardedRange keeps its position on self (__iter__ returns self), so a second iter() yields nothing.
+# breaks: sharding.range_fresh_iter
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

@@ -1,4 +1,5 @@
 # WRONG: ShardedRange ignores the workers entirely, so k workers yield every integer k times.
+# breaks: sharding.range_exactly_once
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

@@ -1,4 +1,5 @@
 # WRONG: ShardedRange shards with np.array_split and yields NumPy integers instead of Python ints.
+# breaks: sharding.range_python_ints
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

@@ -1,4 +1,5 @@
 # WRONG: always maps the file as uint16, ignoring the dtype argument (also in the size check).
+# breaks: tokens.dtype, tokens.rejects_bad_sizes
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

@@ -1,4 +1,5 @@
 # WRONG: reads the whole file with np.fromfile in __init__ instead of memory-mapping it lazily.
+# breaks: tokens.lazy_memmap, tokens.pickles_small
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

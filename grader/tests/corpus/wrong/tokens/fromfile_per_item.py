@@ -1,4 +1,5 @@
 # WRONG: reads the whole file with np.fromfile on every __getitem__ instead of memory-mapping it.
+# breaks: tokens.lazy_memmap
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

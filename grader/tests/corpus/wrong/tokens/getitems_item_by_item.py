@@ -1,4 +1,5 @@
 # WRONG: __getitems__ reads the batch window by window ([self[i] for i in indices]), one read of the memmap per window instead of one gather.
+# breaks: tokens.getitems_one_gather
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

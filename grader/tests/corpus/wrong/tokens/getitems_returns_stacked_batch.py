@@ -1,4 +1,5 @@
 # WRONG: __getitems__ returns the stacked batch as one (x_batch, y_batch) pair of (B, T) tensors instead of a list of (x, y) pairs.
+# breaks: tokens.getitems_pairs
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

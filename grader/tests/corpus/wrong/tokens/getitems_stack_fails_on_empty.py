@@ -1,4 +1,5 @@
 # WRONG: __getitems__ builds the offsets with np.stack over the windows, which raises ValueError for an empty batch instead of returning [].
+# breaks: tokens.getitems_empty
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

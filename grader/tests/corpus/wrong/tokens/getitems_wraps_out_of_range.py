@@ -1,4 +1,5 @@
 # WRONG: __getitems__ reduces every index modulo len(ds) without checking it, so an index out of range wraps around to a valid window instead of raising IndexError.
+# breaks: tokens.getitems_invalid_index
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

@@ -1,4 +1,5 @@
 # WRONG: views uint16 tokens as int16 because torch lacks uint16, so ids above 32767 come back negative.
+# breaks: tokens.dtype
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

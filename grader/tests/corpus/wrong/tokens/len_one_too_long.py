@@ -1,4 +1,5 @@
 # WRONG: __len__ counts (n - block_size) // stride + 1 windows, one too many when the last window would need a token past the end.
+# breaks: tokens.len
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

@@ -1,4 +1,5 @@
 # WRONG: opens the memmap in __init__ and keeps it in the pickled state, so pickling copies every token.
+# breaks: tokens.lazy_memmap, tokens.pickles_small
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

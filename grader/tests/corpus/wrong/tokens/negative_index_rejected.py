@@ -1,4 +1,5 @@
 # WRONG: raises IndexError for every negative index instead of counting from the end.
+# breaks: tokens.sequence_indexing
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

@@ -1,4 +1,5 @@
 # WRONG: does not check the index, so i >= len(ds) returns a short or empty window and negative i slices from the end of the file.
+# breaks: tokens.sequence_indexing
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

@@ -1,4 +1,5 @@
 # WRONG: opens the memmap lazily but caches it without __getstate__, so after first use pickling carries every token.
+# breaks: tokens.pickles_small
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

@@ -1,4 +1,5 @@
 # WRONG: does not reject a file whose size is not a multiple of the dtype's item size.
+# breaks: tokens.rejects_bad_sizes
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

@@ -1,4 +1,5 @@
 # WRONG: returns x and y as NumPy arrays instead of int64 tensors.
+# breaks: tokens.int64_tensors
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

@@ -1,4 +1,5 @@
 # WRONG: starts window i at token i instead of token i * stride.
+# breaks: tokens.stride
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

@@ -1,4 +1,5 @@
 # WRONG: converts the whole memmap to an int64 tensor on first use instead of widening each window.
+# breaks: tokens.widened_per_window
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

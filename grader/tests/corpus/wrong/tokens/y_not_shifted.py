@@ -1,4 +1,5 @@
 # WRONG: returns y equal to x instead of x shifted by one token.
+# breaks: tokens.x_and_y
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored
