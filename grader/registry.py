@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.paths import REPO
+from grader.shared.common import PROBES_PACKAGE
 
 #: Where lab.toml is: beside the grader package (the repository root, or the published grader's root).
 LAB_TOML = REPO / "lab.toml"
-FIELDS = ("name", "module", "entry_points", "handout", "experiment", "hint", "probe", "checks")
+FIELDS = ("name", "entry_points", "handout", "experiment", "hint")
 
 
 class RegistryError(ValueError):
@@ -26,16 +27,33 @@ class RegistryError(ValueError):
 
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise of the lab (see lab.toml for what each field means)."""
+    """One exercise of the lab (see lab.toml for what each field means).
+
+    What follows from the name is derived, never written twice: the file
+    students write, the grader's probe module and its check file. ``python -m
+    grader check`` proves that each of them exists.
+    """
 
     name: str
-    module: str
     entry_points: tuple[str, ...]
     handout: str
     experiment: str
     hint: str
-    probe: str
-    checks: str
+
+    @property
+    def module(self) -> str:
+        """The file students write, in exercises/ (stubs) and solutions/ (reference)."""
+        return f"{self.name}.py"
+
+    @property
+    def probe(self) -> str:
+        """The module of the probes that run the student's code inside the jail."""
+        return f"{PROBES_PACKAGE}.{self.name}"
+
+    @property
+    def checks(self) -> str:
+        """The check file (relative to the repository) that judges what the probes bring back."""
+        return f"grader/engine/checks/check_{self.name}.py"
 
     @property
     def pointer(self) -> str:
@@ -57,8 +75,8 @@ def load(path: Path = LAB_TOML) -> tuple[Exercise, ...]:
         missing, extra = set(FIELDS) - set(entry), set(entry) - set(FIELDS)
         if missing or extra:
             raise RegistryError(f"{path}: exercise {i + 1} has missing fields {sorted(missing)} or unknown {sorted(extra)}")
-        if not str(entry["name"]).isidentifier() or entry["module"] != f"{entry['name']}.py":
-            raise RegistryError(f"{path}: exercise {entry['name']!r}: the name must be an identifier and the module <name>.py")
+        if not str(entry["name"]).isidentifier():
+            raise RegistryError(f"{path}: exercise {entry['name']!r}: the name must be a Python identifier (it names <name>.py)")
         found.append(Exercise(**{**entry, "entry_points": tuple(entry["entry_points"])}))
     names = [e.name for e in found]
     if not found or len(set(names)) != len(names):

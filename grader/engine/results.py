@@ -21,7 +21,7 @@ Contract
   and console shows these fields.
 * Text is bounded when a result is built, whatever a submission sent: each
   field is cut to its limit (:data:`TEXT_LIMITS`, by
-  :func:`~grader.sandbox.messages.cut_text`, with a note saying how much
+  :func:`~grader.shared.messages.cut_text`, with a note saying how much
   was cut), and at most :data:`MAX_INTEGRITY_FLAGS` flags are kept. A
   writer that must fit a size (the JSON report, the feedback Markdown)
   cuts further with :meth:`GradeResult.with_text_limit`.
@@ -35,7 +35,7 @@ from typing import Any
 
 from grader import registry
 from grader.isolation import LEVELS, Isolation
-from grader.sandbox.messages import cut_text
+from grader.shared.messages import cut_text
 from grader.text import clean_text
 
 __all__ = [

@@ -36,10 +36,11 @@ from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.sandbox import Sandbox
 from grader.sandbox.host import ANSWER_GRACE
+from grader.shared.common import PROBES_PACKAGE
 from grader.text import clean_text, first_paragraph
 
 CHECKS_DIR = Path(__file__).with_name("checks")
-PROBE_MODULES = ("grader.engine.probes.common", *(entry.probe for entry in registry.REGISTRY))
+PROBE_MODULES = (f"{PROBES_PACKAGE}.common", *(entry.probe for entry in registry.REGISTRY))
 PREFLIGHT_TIMEOUT_S = 20.0
 #: Accepted range of ``timeout_scale``. Its top is bounded by the per-check limit of pytest-timeout
 #: (checks/pytest.ini), which must stay above the longest check's budget (support.CHECK_BUDGET_S,
@@ -191,7 +192,7 @@ def _preflight(sandbox: Sandbox, exercise: str, timeout_scale: float = 1.0) -> s
     if filename not in sandbox.copied:
         reason = sandbox.skipped.get(filename, "")
         return f"{filename} is missing from the submission" + (f" ({reason})" if reason else "")
-    loaded = sandbox.run("grader.engine.probes.common:load", {"exercise": exercise}, timeout=limit)
+    loaded = sandbox.run(f"{PROBES_PACKAGE}.common:load", {"exercise": exercise}, timeout=limit)
     if loaded.status == "timeout":
         return f"importing {filename} did not finish within {limit:.0f} s (an endless loop at import time?){_where(loaded)}"
     if not loaded.ok:
@@ -199,7 +200,7 @@ def _preflight(sandbox: Sandbox, exercise: str, timeout_scale: float = 1.0) -> s
         if loaded.error_type == "SyntaxError" and "utf-8" in detail.lower():
             return f"{filename} is not valid UTF-8 text: {detail}. Save the file as UTF-8."
         return f"{filename} could not be imported: {detail}"
-    entries = sandbox.run("grader.engine.probes.common:entry_points", {"exercise": exercise}, timeout=limit)
+    entries = sandbox.run(f"{PROBES_PACKAGE}.common:entry_points", {"exercise": exercise}, timeout=limit)
     if entries.status == "timeout":
         return (f"calling the code of {filename} once on a tiny input did not finish within {limit:.0f} s "
                 f"(an endless loop or a blocking call?){_where(entries)}")

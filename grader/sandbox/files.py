@@ -1,4 +1,4 @@
-"""File work of the sandbox: copying a submission, staging grader code, removing trees.
+"""File work of the sandbox's host side: copying a submission and staging the grader code the jail runs.
 
 Contracts
 ---------
@@ -9,8 +9,8 @@ Contracts
   files of each module's own package folder, and the ``__init__.py`` of every
   package above it) into a fresh folder, so that the jail sees that code and
   nothing else of this repository.
-* :func:`remove_tree` never recurses in Python's stack and never follows a
-  link: a 3,000-deep chain of folders is removed like a flat one.
+
+Removing a tree is :func:`grader.shared.common.remove_tree` (both sides use it).
 """
 
 from __future__ import annotations
@@ -18,13 +18,44 @@ from __future__ import annotations
 import errno
 import importlib.util
 import os
-import secrets
 import shutil
 import stat
 from pathlib import Path
 
-#: Sub-folders of a copied submission (``code/submission``) as the zygote imports it.
-SUBMISSION_PACKAGE = "submission"
+from grader.shared.common import SUBMISSION_PACKAGE  # noqa: F401  (the package copy_submission's folder becomes)
+
+#: Source of the generated ``submission/__init__.py``.
+INIT_SOURCE = '''\
+"""Student submission copied by the grader sandbox (generated file)."""
+import importlib as _importlib
+import importlib.abc as _abc
+import importlib.util as _util
+import os as _os
+import sys as _sys
+
+_NAMES = frozenset(
+    _n[:-3] for _n in _os.listdir(_os.path.dirname(__file__))
+    if _n.endswith(".py") and _n != "__init__.py")
+
+
+class _Alias(_abc.MetaPathFinder, _abc.Loader):
+    """Answer a flat ``import collate`` with the module ``submission.collate``."""
+
+    def find_spec(self, name, path=None, target=None):
+        if path is None and name in _NAMES:
+            return _util.spec_from_loader(name, self)
+        return None
+
+    def create_module(self, spec):
+        return _importlib.import_module(__name__ + "." + spec.name)
+
+    def exec_module(self, module):
+        pass
+
+
+if not any(type(_f).__name__ == "_Alias" for _f in _sys.meta_path):
+    _sys.meta_path.append(_Alias())
+'''
 
 
 def copy_submission(src_dir: Path, names: tuple[str, ...], dest: Path,
@@ -102,67 +133,3 @@ def stage_modules(modules: tuple[str, ...], dest: Path) -> None:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(source, target)
                 os.chmod(target, 0o444)
-
-
-def remove_tree(path: str | os.PathLike, max_steps: int = 10_000_000) -> None:
-    """Remove ``path`` and everything below it; raise OSError if that fails.
-
-    Works level by level without recursion: a folder that is not empty has
-    its entries moved up into the top folder, then is removed once empty.
-    Links are removed, never followed.  Folders the caller owns but may not
-    write or search (mode 000) are made accessible first.
-    """
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        return
-    if not stat.S_ISDIR(info.st_mode):
-        os.unlink(path)
-        return
-    os.chmod(path, 0o700)
-    top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-    try:
-        _empty_folder(top, max_steps)
-    finally:
-        os.close(top)
-    os.rmdir(path)
-
-
-def _empty_folder(top: int, max_steps: int) -> None:
-    token = secrets.token_hex(4)
-    moved = steps = 0
-    while True:
-        with os.scandir(top) as entries:
-            batch = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
-        if not batch:
-            return
-        for name, is_dir in batch:
-            steps += 1
-            if steps > max_steps:
-                raise OSError(errno.EMLINK, f"gave up after {max_steps:,} removals")
-            if not is_dir:
-                os.unlink(name, dir_fd=top)
-                continue
-            try:
-                os.rmdir(name, dir_fd=top)
-                continue
-            except OSError as exc:
-                if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST, errno.EACCES, errno.EPERM):
-                    raise
-            _chmod_quietly(name, top)
-            sub = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=top)
-            try:
-                with os.scandir(sub) as inner:
-                    names = [e.name for e in inner]
-                for inner_name in names:
-                    moved += 1
-                    os.rename(inner_name, f".rm-{token}-{moved}", src_dir_fd=sub, dst_dir_fd=top)
-            finally:
-                os.close(sub)
-
-
-def _chmod_quietly(name: str, dir_fd: int) -> None:
-    try:
-        os.chmod(name, 0o700, dir_fd=dir_fd)
-    except OSError:
-        pass  # not ours: the rename below says why if it matters

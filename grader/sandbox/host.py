@@ -3,7 +3,7 @@
 The grading process never imports a submission.  A :class:`Sandbox` copies
 the allow-listed submission files into a fresh private folder, stages the
 grader code the probes need beside them, and starts a long-lived zygote
-(:mod:`grader.sandbox.zygote`) inside a bubblewrap jail
+(:mod:`grader.inside.zygote`) inside a bubblewrap jail
 (:mod:`grader.sandbox.jail`).  The zygote preloads torch, numpy and the
 probe modules once; each :meth:`Sandbox.run` forks a child of it that runs a
 *probe* (a trusted grader function ``package.module:function``) against the
@@ -46,20 +46,21 @@ from pathlib import Path
 
 from grader.isolation import Isolation, check_level, meets
 from grader.registry import CONTRACT_FILES
-from grader.sandbox import channel, forkserver, identity, landlock, seccomp
+from grader.sandbox import identity
 from grader.sandbox import jail as jail_module
-from grader.sandbox.channel import ChannelError
-from grader.sandbox.child import INIT_SOURCE
-from grader.sandbox.files import SUBMISSION_PACKAGE, copy_submission, remove_tree, stage_modules
+from grader.sandbox.files import INIT_SOURCE, SUBMISSION_PACKAGE, copy_submission, stage_modules
 from grader.sandbox.jail import Availability
-from grader.sandbox.messages import Exit, Limits, ProbeResult, Ready, RunRequest, ZygoteConfig
-from grader.sandbox.proctree import descendants, kill_descendants
+from grader.shared import channel, kernel
+from grader.shared.channel import ChannelError
+from grader.shared.common import FORKSERVER_PROCESS_NAME, remove_tree
+from grader.shared.messages import Exit, Limits, ProbeResult, Ready, RunRequest, ZygoteConfig
+from grader.shared.proctree import descendants, kill_descendants
 from grader.text import clean_text
 
 START_TIMEOUT = 120.0  # seconds for the zygote to preload and report ready
 ANSWER_GRACE = 30.0  # seconds beyond a probe's timeout before the zygote counts as hung
 #: The most a probe may leave in its scratch folders and /dev/shm: the jail's own tmpfs caps (256 MB of
-#: scratch and 256 MB of /dev/shm), measured by the zygote where there is no jail (grader.sandbox.quota).
+#: scratch and 256 MB of /dev/shm), measured by the zygote where there is no jail (grader.inside.quota).
 WRITE_QUOTA_MB = 512
 JAIL_MODES = ("auto", "off")
 
@@ -69,7 +70,7 @@ PROBE_ENV = {"LANG": "C.UTF-8", "USER": "sandbox", "LOGNAME": "sandbox", "PYTHON
              "PYTHONNOUSERSITE": "1"}
 
 _BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
-         "from grader.sandbox.zygote import main; main(int(sys.argv[2]), int(sys.argv[3]))")
+         "from grader.inside.zygote import main; main(int(sys.argv[2]), int(sys.argv[3]))")
 
 
 class SandboxError(RuntimeError):
@@ -81,7 +82,7 @@ class Sandbox:
 
     ``jail`` is "auto" (bubblewrap's namespaces where they can be made) or
     "off" (never, for comparisons and tests); ``kernel_layers`` applies
-    Landlock and seccomp in the zygote (:mod:`grader.sandbox.layers`), with
+    Landlock and seccomp in the zygote (:mod:`grader.inside.layers`), with
     namespaces or without. ``min_isolation`` is the
     weakest level (:data:`grader.isolation.LEVELS`) the caller accepts:
     :meth:`start` raises :class:`SandboxError` below it. :attr:`isolation`
@@ -143,7 +144,7 @@ class Sandbox:
                                                     self.limits.file_size_mb << 20)
         for folder in (package, self.code_dir):
             os.chmod(folder, 0o555)
-        stage_modules(("grader.sandbox.zygote", *self.probe_modules), self.lib_dir)
+        stage_modules(("grader.inside.zygote", "grader.shared.common", *self.probe_modules), self.lib_dir)
         if not self.jailed:
             (self._root / "scratch").mkdir(mode=0o711)
             (self._root / "capture").mkdir(mode=0o700)
@@ -388,7 +389,7 @@ def _is_forkserver(pid: int, zygote: int) -> bool:
     except OSError:
         return False
     name, after = stat[stat.find(b"(") + 1:stat.rfind(b")")], stat[stat.rfind(b")") + 2:].split()
-    return name == forkserver.PROCESS_NAME and int(after[1]) == zygote
+    return name == FORKSERVER_PROCESS_NAME and int(after[1]) == zygote
 
 
 
@@ -404,11 +405,11 @@ def expected_isolation(jail: str = "auto", kernel_layers: bool = True) -> Isolat
     if not kernel_layers:
         missing.update(landlock="the kernel's layers were turned off", seccomp="the kernel's layers were turned off")
         return Isolation.from_layers(layers, missing)
-    if version := landlock.abi():
+    if version := kernel.landlock_probe()[0]:
         layers["landlock"] = f"ABI {version}"
     else:
         missing["landlock"] = "this kernel has no Landlock (or it is disabled)"
-    if platform.machine() in seccomp.SYSCALLS and sys.platform.startswith("linux"):
+    if kernel.seccomp_filter_here():
         layers["seccomp"] = f"a filter for {platform.machine()}"
     else:
         missing["seccomp"] = f"no seccomp filter for {sys.platform} on {platform.machine()}"

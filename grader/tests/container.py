@@ -15,7 +15,7 @@ What this reproduces, and how:
   the network, which Gradescope leaves open, and no user namespace);
 * root (uid 0) with Docker's default capability set (:data:`DOCKER_CAPABILITIES`;
   no CAP_SYS_ADMIN) and the namespace rules of Docker's default seccomp
-  profile (:mod:`grader.sandbox.seccomp`, policy "docker").  Inside bwrap, a
+  profile (:mod:`grader.inside.seccomp`, policy "docker").  Inside bwrap, a
   launcher (:mod:`grader.tests.container_launch`) installs the filter while it
   still holds CAP_SYS_ADMIN, then executes ``setpriv`` to drop to Docker's
   set.  setpriv alone would not be Docker: without the filter, root without

@@ -22,8 +22,8 @@ import tempfile
 import time
 import traceback
 
+from grader.inside import landlock, seccomp
 from grader.paths import REPO
-from grader.sandbox import landlock, seccomp
 from grader.sandbox.jail import interpreter_paths
 
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")

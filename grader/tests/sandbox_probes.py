@@ -15,7 +15,7 @@ import numpy as np
 import torch
 from torch.utils.data import DataLoader
 
-from grader.sandbox import load_submission
+from grader.inside.child import load_submission
 
 
 def returns_args(**kwargs):
@@ -259,7 +259,7 @@ def patch_random_draws():
 
 
 def patch_sandbox_child_helper():
-    from grader.sandbox import child
+    from grader.inside import child
     child.load_submission = lambda name: None
     return "patched"
 

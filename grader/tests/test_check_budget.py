@@ -21,7 +21,7 @@ from grader.engine.runner import check_time_limit_s, grade, timeout_scale_proble
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES, EXERCISES
 from grader.sandbox.host import ANSWER_GRACE
-from grader.sandbox.messages import ProbeResult
+from grader.shared.messages import ProbeResult
 
 #: Appended to the reference bucketing.py: len() answers the preflight's batch_size=1 at once and hangs otherwise.
 #: (pytest runs check files by name: bucketing's checks run before collate's, which must then get their own data.)

@@ -14,8 +14,8 @@ import pytest
 
 from grader.paths import REPO
 from grader.report_files import ReportPathError, append_text, write_text
-from grader.sandbox.files import remove_tree
-from grader.sandbox.messages import Flag, MessageError, ProbeResult, RunRequest, decode, encode
+from grader.shared.common import remove_tree
+from grader.shared.messages import Flag, MessageError, ProbeResult, RunRequest, decode, encode
 from grader.text import clean_text
 
 
@@ -60,7 +60,7 @@ def test_remove_tree_runs_in_a_small_stack(tmp_path):
     top = tmp_path / "deep"
     top.mkdir()
     _chain(top, 3000)
-    code = ("import sys; from grader.sandbox.files import remove_tree; sys.setrecursionlimit(60); "
+    code = ("import sys; from grader.shared.common import remove_tree; sys.setrecursionlimit(60); "
             f"remove_tree({str(top)!r})")
     try:
         subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True, timeout=60)
@@ -158,7 +158,7 @@ def test_bounded_keeps_a_few_distinct_short_flags():
 @pytest.mark.parametrize("text", ["short", "x" * 100_000, "line\n" * 50_000, "a\n" + "b" * 90_000 + "\nc"])
 @pytest.mark.parametrize("limit", [80, 500, 4000])
 def test_cut_text_keeps_head_and_tail_within_the_limit(text, limit):
-    from grader.sandbox.messages import cut_text
+    from grader.shared.messages import cut_text
 
     cut = cut_text(text, limit)
     assert len(cut) <= limit
@@ -173,7 +173,7 @@ def test_cut_text_keeps_head_and_tail_within_the_limit(text, limit):
 
 
 def test_bounded_cuts_every_text_field_of_a_result():
-    from grader.sandbox.messages import TEXT_LIMITS
+    from grader.shared.messages import TEXT_LIMITS
 
     huge = "y" * 1_000_000
     bounded = ProbeResult("error", error=huge, error_type=huge, traceback=huge, output=huge).bounded()

@@ -54,7 +54,8 @@ def test_child_sees_only_its_jail(two_sandboxes):
     interpreter_parts = {part for p in (sys.prefix, sys.base_prefix) for part in Path(p).parts}
     paths = [str(REPO), str(REPO / "solutions"), str(REPO / "grader"), str(REPO / "solutions" / "seeding.py"),
              "/root", "/home", "/etc", "/var", "/run", "/sys", str(Path(os.environ.get("TMPDIR", "/tmp"))),
-             str(bob.code_dir), str(bob.code_dir / "submission" / "collate.py"), "/jail", "/jail/lib/grader", "/jail/lib/grader/tests"]
+             str(bob.code_dir), str(bob.code_dir / "submission" / "collate.py"), "/jail", "/jail/lib/grader", "/jail/lib/grader/tests",
+             "/jail/lib/grader/inside", "/jail/lib/grader/shared"]
     seen = alice.run(probe("look_around"), {"paths": paths}).data
     assert seen[str(REPO / "solutions")] == "missing"
     assert seen[str(REPO / "grader")] == "missing"
@@ -65,7 +66,10 @@ def test_child_sees_only_its_jail(two_sandboxes):
     assert seen["/etc"] in ("missing", "denied") or set(seen["/etc"]) <= {"ld.so.cache", "ld.so.conf", "ld.so.conf.d"}
     assert seen["/var"] == seen["/run"] == seen["/sys"] == "missing"
     assert seen["/jail"] in ("denied", ["capture", "code", "lib", "scratch"])  # Landlock grants its folders, not /jail
-    assert seen["/jail/lib/grader"] == ["__init__.py", "sandbox", "tests"]  # the staged code only: no checks/
+    # The staged code only: the inside and shared packages (and the tests' probes), no host side, no checks/.
+    assert seen["/jail/lib/grader"] == ["__init__.py", "inside", "shared", "tests"]
+    assert {"zygote.py", "probe_life.py", "child.py"} <= set(seen["/jail/lib/grader/inside"])
+    assert "host.py" not in seen["/jail/lib/grader/inside"] + seen["/jail/lib/grader/shared"]
     assert "corpus" not in seen["/jail/lib/grader/tests"] and "sandbox_probes.py" in seen["/jail/lib/grader/tests"]
 
 

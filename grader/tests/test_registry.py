@@ -93,7 +93,7 @@ def double(x):
 '''
 TOY_PROBE = '''"""Probes for the toy exercise."""
 
-from grader.engine.probes.common import load_submission
+from grader.inside.probes.common import load_submission
 
 
 def doubles(values):
@@ -117,13 +117,10 @@ def check_doubles(ctx):
 TOY_ENTRY = '''
 [[exercise]]
 name = "toy"
-module = "toy.py"
 entry_points = ["double"]
 handout = "Toy doubling"
 experiment = ""
 hint = "the docstring of double"
-probe = "grader.engine.probes.toy"
-checks = "grader/engine/checks/check_toy.py"
 '''
 
 
@@ -137,7 +134,7 @@ def test_a_sixth_exercise_needs_only_its_own_files(tmp_path):
         shutil.copy2(path, target)
     (copy / "lab.toml").write_text((copy / "lab.toml").read_text() + TOY_ENTRY)
     (copy / "solutions" / "toy.py").write_text(TOY_SOLUTION)
-    (copy / "grader" / "engine" / "probes" / "toy.py").write_text(TOY_PROBE)
+    (copy / "grader" / "inside" / "probes" / "toy.py").write_text(TOY_PROBE)
     (copy / "grader" / "engine" / "checks" / "check_toy.py").write_text(TOY_CHECK)
     (copy / "grader" / "engine" / "rubric.toml").write_text((copy / "grader" / "engine" / "rubric.toml").read_text() + "\n[toy]\ndoubles = 5\n")
     (copy / "LAB.md").write_text((copy / "LAB.md").read_text() + "\n## Toy doubling\n\nDouble an int.\n")

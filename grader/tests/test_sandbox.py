@@ -22,7 +22,7 @@ from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.sandbox import NOGROUP, PRIVATE_UIDS, Flag, ProbeResult, Sandbox, SandboxError
 from grader.sandbox.jail import CODE_DIR, LIB_DIR, SCRATCH_DIR
-from grader.sandbox.proctree import descendants
+from grader.shared.proctree import descendants
 
 PROBES = "grader.tests.sandbox_probes"
 
@@ -416,7 +416,7 @@ def test_monkeypatching_is_flagged(sandbox, name, replaced, data):
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("name, replaced", [
     ("patch_random_draws", {"numpy.random.random", "random.random"}),
-    ("patch_sandbox_child_helper", {"grader.sandbox.child.load_submission"}),
+    ("patch_sandbox_child_helper", {"grader.inside.child.load_submission"}),
 ])
 def test_random_draws_and_grader_functions_are_watched(sandbox, name, replaced):
     """Hostile corpus: faking seeded draws, or replacing a grader helper, is flagged."""
@@ -460,7 +460,7 @@ def test_context_keeps_flags_per_check():
     """A check whose probe reported a replaced function is failed by the runner (hostile corpus)."""
     from grader.engine.checks.support import Context
 
-    flag = Flag("replaced", "torch.equal", "grader.engine.probes.collate:basic")
+    flag = Flag("replaced", "torch.equal", "grader.inside.probes.collate:basic")
 
     class Fake:
         def run(self, probe, args, timeout):
@@ -628,7 +628,7 @@ def test_an_answer_to_another_request_restarts_the_zygote(sandbox, monkeypatch):
 @pytest.mark.timeout(120)
 def test_a_forged_frame_is_cut_at_the_receiving_end(sandbox):
     """Row 1 of the receiving-end issue: the child writes 15 MB of text in its own frame, skipping its own cut."""
-    from grader.sandbox.messages import TEXT_LIMITS
+    from grader.shared.messages import TEXT_LIMITS
 
     result = run(sandbox, "forged_huge_error", megabytes=15)
     assert result.status == "error"

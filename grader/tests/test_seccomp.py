@@ -24,8 +24,8 @@ import warnings
 
 import pytest
 
+from grader.inside import landlock, seccomp
 from grader.paths import REPO
-from grader.sandbox import landlock, seccomp
 from grader.tests.layers_support import in_child
 
 ARCH = platform.machine()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from grader.sandbox import tracebacks
-from grader.sandbox.tracebacks import Frame
+from grader.inside import tracebacks
+from grader.inside.tracebacks import Frame
 
 STUDENT = "/jail/code/submission"
 WORKER_TEXT = """\
@@ -21,7 +21,7 @@ DUMP = """\
 worker output before
 Thread 0x00007f01 (most recent call first):
   File "/usr/lib/python3.11/threading.py", line 327 in wait
-  File "/jail/lib/grader/engine/probes/common.py", line 80 in run
+  File "/jail/lib/grader/inside/probes/common.py", line 80 in run
 
 Current thread 0x00007f02 (most recent call first):
   File "/jail/code/submission/tokens.py", line 120 in __getitem__
@@ -67,4 +67,4 @@ def test_paths_are_shown_relative_to_the_submission_or_the_package():
     assert tracebacks.display_path(f"{STUDENT}/tokens.py", STUDENT + "/") == "tokens.py"
     assert tracebacks.display_path("/root/.venv/lib/python3.11/site-packages/numpy/core/x.py", STUDENT + "/") == "numpy/core/x.py"
     assert tracebacks.display_path("/root/.pyenv/versions/3.11.7/lib/python3.11/threading.py", STUDENT + "/") == "threading.py"
-    assert tracebacks.display_path("/jail/lib/grader/engine/probes/common.py", STUDENT + "/") == "grader/engine/probes/common.py"
+    assert tracebacks.display_path("/jail/lib/grader/inside/probes/common.py", STUDENT + "/") == "grader/inside/probes/common.py"

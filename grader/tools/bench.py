@@ -128,7 +128,7 @@ def peak_memory_mb(folder: Path, seed: int) -> tuple[float, str]:
 
 
 def _tree_rss_kb(root: int) -> int:
-    from grader.sandbox.proctree import descendants
+    from grader.shared.proctree import descendants
 
     total = 0
     for pid in [root, *descendants(root)]:

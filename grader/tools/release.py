@@ -190,7 +190,7 @@ def points_table(repo: Path) -> str:
     return "\n".join(lines).strip() + "\n"
 
 
-STUDENT_FIELDS = ("name", "module", "entry_points", "handout", "experiment")
+STUDENT_FIELDS = ("name", "entry_points", "handout", "experiment")
 
 
 def student_lab_toml(repo: Path) -> str:

@@ -15,7 +15,7 @@ import base64
 import numpy as np
 
 from grader.engine.checks.support import ON_GPU, POOL_WORKERS, START_METHODS, WITHOUT_GPU, WORKER_TIMEOUT_S, expect, shared_probe, show
-from grader.engine.probes.data import token_data
+from grader.shared.token_data import token_data
 
 UINT16_FILE = {"n": 300, "dtype": "uint16", "seed": 0, "high": 65536}  # ids above 32767 catch int16 views
 #: The pin_memory checks' stride: (300 - 8) % 5 != 0, so a len() one too long (check_len_counts_the_windows_that_fit's) does not show there.
@@ -245,7 +245,7 @@ def check_getitems_of_no_index_is_empty(ctx):
 
 
 def pickle_size(handed_over):
-    """Bytes of a pickle the probe handed over (see grader.engine.probes.tokens.pickled); None if it is not a pickle."""
+    """Bytes of a pickle the probe handed over (see grader.inside.probes.tokens.pickled); None if it is not a pickle."""
     if "too_large" in handed_over:
         return int(handed_over["too_large"])
     data = base64.b64decode(handed_over["base64"], validate=True)

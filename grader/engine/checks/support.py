@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from grader import registry
+from grader.shared.common import PROBES_PACKAGE
 
 #: Workers per pool, by start method. fork and forkserver pools are cheap (a fork of
 #: a preloaded process; the sandbox shares one forkserver per grading), and a
@@ -114,7 +115,7 @@ class Context:
         return np.random.default_rng([self.seed, zlib.crc32(name.encode())])
 
     def run_probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
-        """Run ``grader.engine.probes.<function>`` in the sandbox; return the whole ProbeResult or raise ProbeProblem.
+        """Run ``grader.inside.probes.<function>`` in the sandbox; return the whole ProbeResult or raise ProbeProblem.
 
         ``case`` names the input in words ("on an empty token file"); a
         ProbeProblem's message then starts with it. The probe gets
@@ -129,7 +130,7 @@ class Context:
             raise ProbeProblem("timeout", f"timed out: this check used up its time budget of {budget:.0f} s running your "
                                "code. Look for an infinite loop, a worker that never returns, or a blocking call.")
         timeout = min(timeout, remaining)
-        result = self.sandbox.run(f"grader.engine.probes.{function}", args, timeout=timeout)
+        result = self.sandbox.run(f"{PROBES_PACKAGE}.{function}", args, timeout=timeout)
         if result.output:
             self.outputs[self.current] = (self.outputs.get(self.current, "") + result.output)[-2000:]
         seen = self.flags_by_check.setdefault(self.current, {})
@@ -142,7 +143,7 @@ class Context:
         raise problem_from(result, timeout, case)
 
     def probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
-        """Run ``grader.engine.probes.<function>`` in the sandbox; return its data or raise ProbeProblem (see run_probe)."""
+        """Run ``grader.inside.probes.<function>`` in the sandbox; return its data or raise ProbeProblem (see run_probe)."""
         return self.run_probe(function, timeout, case=case, **args).data
 
 

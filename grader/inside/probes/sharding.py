@@ -7,7 +7,7 @@ from pathlib import Path
 
 from torch.utils.data import DataLoader
 
-from grader.engine.probes.common import load_submission, plain, tagged_run
+from grader.inside.probes.common import load_submission, plain, tagged_run
 
 
 def _items(iterable):

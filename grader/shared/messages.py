@@ -1,10 +1,10 @@
 """The typed messages that travel between the sandbox's parts.
 
 Three processes talk: the grading process (:mod:`grader.sandbox.host`), the
-zygote inside the jail (:mod:`grader.sandbox.zygote`) and a probe child
-(:mod:`grader.sandbox.child`).  Every message is one of the dataclasses
+zygote inside the jail (:mod:`grader.inside.zygote`) and a probe child
+(:mod:`grader.inside.child`).  Every message is one of the dataclasses
 below, sent as ``{"type": <class name>, "body": <fields>}`` in a length-framed
-JSON frame (:mod:`grader.sandbox.channel`).  :func:`decode` rebuilds the
+JSON frame (:mod:`grader.shared.channel`).  :func:`decode` rebuilds the
 dataclass and rejects unknown types, unknown fields and fields of the wrong
 JSON type, so a forged or garbled frame fails loudly instead of half-working.
 
@@ -23,6 +23,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.shared.common import PROBES_PACKAGE
+
 #: At most this many distinct integrity flags come back from one probe.
 MAX_FLAGS = 24
 #: Longest text of one flag field, in characters.
@@ -39,7 +41,7 @@ class MessageError(ValueError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-process limits set in every probe child (see :mod:`grader.sandbox.zygote`)."""
+    """Per-process limits set in every probe child (see :mod:`grader.inside.zygote`)."""
 
     memory_mb: int = 4096
     max_processes: int = 128
@@ -63,7 +65,7 @@ class ZygoteConfig:
     env: dict[str, str]  # the probes' whole environment (HOME/TMPDIR set per probe)
     uid: int | None = None  # probe children switch to this uid/gid (None: no switch)
     gid: int | None = None
-    kernel_layers: bool = True  # apply Landlock and seccomp (grader.sandbox.layers)
+    kernel_layers: bool = True  # apply Landlock and seccomp (grader.inside.layers)
     read_exec: list[str] = field(default_factory=list)  # Landlock: read and execute below these paths
     read_only: list[str] = field(default_factory=list)  # Landlock: read only
     read_write: list[str] = field(default_factory=list)  # Landlock: read and write, never execute
@@ -117,10 +119,10 @@ class Flag:
 
     @property
     def exercise(self) -> str:
-        """The exercise of a ``grader.engine.probes.<exercise>:function`` probe ("" for other probes)."""
+        """The exercise of a ``grader.inside.probes.<exercise>:function`` probe ("" for other probes)."""
         module = self.probe.partition(":")[0]
         package, _, last = module.rpartition(".")
-        return last if package == "grader.engine.probes" else ""
+        return last if package == PROBES_PACKAGE else ""
 
     def text(self) -> str:
         if self.kind == "hook":

@@ -6,7 +6,7 @@ import warnings
 
 import torch
 
-from grader.engine.probes.common import describe, error_text, load_submission, plain, tagged_run
+from grader.inside.probes.common import describe, error_text, load_submission, plain, tagged_run
 
 DTYPES = {"int64": torch.int64, "int32": torch.int32, "int16": torch.int16, "int8": torch.int8, "uint8": torch.uint8}
 

@@ -26,6 +26,8 @@ import sys
 from multiprocessing import forkserver as mp_forkserver
 from multiprocessing import resource_tracker
 
+from grader.shared.common import FORKSERVER_PROCESS_NAME
+
 #: The fd number at which a probe child keeps the server's "alive" pipe.
 ALIVE_FD = 4
 
@@ -83,7 +85,7 @@ class SharedForkServer:
 
 
 #: The server's process name (/proc/<pid>/comm), so that tests can tell it from leftovers.
-PROCESS_NAME = b"grader-fksrv"
+PROCESS_NAME = FORKSERVER_PROCESS_NAME
 
 
 def _serve(listener_fd: int, alive_r: int, folder: str) -> None:

@@ -92,7 +92,7 @@ def _shm_bytes(uid: int | None, since: float) -> int:
 
 def remove_shm_files(uid: int) -> None:
     """Remove what the probes' own uid left in /dev/shm, files and folders (nothing else is theirs to leave there)."""
-    from grader.sandbox.files import remove_tree
+    from grader.shared.common import remove_tree
 
     try:
         with os.scandir(SHM) as listing:

@@ -5,7 +5,7 @@ JSON.  Every read takes an absolute ``time.monotonic()`` deadline (``None``
 only for the zygote's idle wait for its next request) and a size cap, and
 raises :class:`ChannelError` rather than hanging or allocating without bound.
 :func:`send` and :func:`receive` carry the typed messages of
-:mod:`grader.sandbox.messages`.
+:mod:`grader.shared.messages`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import struct
 import time
 from typing import Any
 
-from grader.sandbox.messages import MessageError, decode, encode
+from grader.shared.messages import MessageError, decode, encode
 
 _HEADER = struct.Struct(">Q")
 

@@ -12,7 +12,8 @@ import numpy as np
 import torch
 from torch.utils.data import DataLoader, get_worker_info
 
-from grader.sandbox.child import load_submission
+from grader.inside.child import load_submission
+from grader.shared.common import PROBES_PACKAGE
 
 
 def load(exercise):
@@ -52,12 +53,12 @@ def _try(call):
 def entry_points(exercise):
     """Call each entry point of an exercise on a tiny input: {name: outcome}.
 
-    Each probe module ``grader.engine.probes.<exercise>`` says how, in its
+    Each probe module ``grader.inside.probes.<exercise>`` says how, in its
     ``preflight(module)`` ({entry point: a call on a tiny input}). Used to
     tell an untouched stub (every entry point raises NotImplementedError)
     from a started exercise.
     """
-    calls = importlib.import_module(f"grader.engine.probes.{exercise}").preflight(load_submission(exercise))
+    calls = importlib.import_module(f"{PROBES_PACKAGE}.{exercise}").preflight(load_submission(exercise))
     return {name: _try(call) for name, call in calls.items()}
 
 

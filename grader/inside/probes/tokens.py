@@ -12,8 +12,8 @@ import numpy as np
 import torch
 from torch.utils.data import default_collate
 
-from grader.engine.probes.common import construction_outcome, describe, error_text, load_submission, tagged_run
-from grader.engine.probes.data import token_data
+from grader.inside.probes.common import construction_outcome, describe, error_text, load_submission, tagged_run
+from grader.shared.token_data import token_data
 
 
 def write_tokens(name, n, dtype, seed, high):

@@ -15,7 +15,7 @@ import numpy as np
 import torch
 from torch.utils.data import Dataset, get_worker_info
 
-from grader.engine.probes.common import describe, error_text, load_submission, worker_batches
+from grader.inside.probes.common import describe, error_text, load_submission, worker_batches
 
 #: In a worker: the next draws of NumPy's global RNG, random and dataset.rng as they were before seed_worker ran,
 #: and the type of what seed_worker returned (set by SeedThenCall, read by Draws).

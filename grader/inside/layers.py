@@ -6,8 +6,8 @@ forkserver or any probe child: every process that can ever run student code
 (probe children, the forkserver and DataLoader workers of every start
 method) descends from it and stays in the same Landlock domain and under
 the same seccomp filter. See :mod:`grader.isolation` for what each layer
-means for a report, :mod:`grader.sandbox.landlock` and
-:mod:`grader.sandbox.seccomp` for what each refuses.
+means for a report, :mod:`grader.inside.landlock` and
+:mod:`grader.inside.seccomp` for what each refuses.
 
 No tighter rules per probe: a probe scoped for signals on its own could no
 longer stop DataLoader workers that the shared forkserver (a sibling) forked
@@ -16,8 +16,8 @@ for it (``terminate()`` gets EPERM), and probes run one at a time anyway.
 
 from __future__ import annotations
 
-from grader.sandbox import landlock, seccomp
-from grader.sandbox.messages import ZygoteConfig
+from grader.inside import landlock, seccomp
+from grader.shared.messages import ZygoteConfig
 
 #: What the "sandbox" policy refuses, in one phrase (the rules themselves: seccomp.rule_names("sandbox")).
 SECCOMP_SUMMARY = ("sockets other than AF_UNIX, io_uring, ptrace and process_vm, kexec, bpf, perf_event_open, kernel keys, "

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import torch
 
-from grader.engine.probes.common import construction_outcome, error_text, load_submission, plain
+from grader.inside.probes.common import construction_outcome, error_text, load_submission, plain
 
 
 def _global_states():

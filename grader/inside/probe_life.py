@@ -1,94 +1,58 @@
-"""The zygote: a long-lived ``python -I -B`` process inside the jail.
+"""One probe child's life inside the jail: fork, lock down, wait, measure, interpret.
 
-It preloads torch, numpy and the probe modules once, arms the integrity
-detectors, then forks one locked-down child per probe request.  Started and
-spoken to only by :class:`grader.sandbox.Sandbox`, over two pipes whose fd
-numbers are on its command line (typed messages, :mod:`grader.sandbox.messages`):
-
-1. grader -> zygote: :class:`ZygoteConfig`; zygote -> grader: :class:`Ready`.
-2. grader -> zygote: :class:`RunRequest`; zygote -> grader: :class:`ProbeResult`,
-   whose ``request_id`` repeats the request's ``id``.
-3. :class:`Exit`, or end of file on the request pipe: the zygote kills every
-   descendant and exits.
-
-What the zygote adds to what bubblewrap does (see :mod:`grader.sandbox.jail`):
-per-process rlimits, a wall-clock timeout per probe, bounded output and
-results, the switch of each probe child to the sandbox's own uid (when the
-jail runs as root), and, as a child subreaper running one probe at a time,
-the SIGKILL of every process left below it after each probe, detached ones
-included.  It never imports student code itself, and it measures each
-child's peak memory from outside (wait4).
+:func:`run_one` forks one child for one :class:`RunRequest`, waits for its
+result frame or its exit up to the request's timeout (measuring the write
+quota where no tmpfs caps it, :mod:`grader.inside.quota`), kills everything
+left below the zygote, and turns what the child left behind into a
+:class:`ProbeResult` (its frame may be forged: the frame is bounded and typed
+here, judged on the host). The zygote (:mod:`grader.inside.zygote`) serves
+the requests; this module is what it does for each.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import faulthandler
-import importlib
 import os
 import select
 import signal
 import sys
 import tempfile
 import time
-import traceback
+from collections.abc import Callable
 
-from grader.sandbox import channel, forkserver, layers, lockdown, quota
-from grader.sandbox.channel import ChannelError
-from grader.sandbox.files import SUBMISSION_PACKAGE, remove_tree
-from grader.sandbox.messages import Exit, Flag, ProbeResult, Ready, RunRequest, ZygoteConfig
-from grader.sandbox.proctree import descendants, describe_wait_status, kill_descendants
-from grader.sandbox.tracebacks import parse_dump, render, strip_dumps
+from grader.inside import forkserver, lockdown, quota
+from grader.inside.tracebacks import parse_dump, render, strip_dumps
+from grader.shared import channel
+from grader.shared.channel import ChannelError
+from grader.shared.common import SUBMISSION_PACKAGE, remove_tree
+from grader.shared.messages import Flag, ProbeResult, RunRequest, ZygoteConfig
+from grader.shared.proctree import descendants, describe_wait_status, kill_descendants
 
 RESULT_FD = 3  # the child's result pipe is moved to this fd number
-MAX_REQUEST = 64 << 20
 FORKSERVER_CPU_S = 3600  # the shared forkserver lives for the whole grading; its workers die with each probe
 DUMP_SIGNAL = signal.SIGUSR2  # asks a process that runs student code for its stacks (faulthandler)
 DUMP_WAIT_S = 0.3  # how long the zygote waits for the stacks before it kills the probe
 DUMP_TAIL_BYTES = 64 << 10  # the stacks are the last thing written: read this much of the output's end
 QUOTA_CHECK_S = 0.25  # how often the write quota is measured while a probe runs (without a jail's tmpfs)
 
+
 @dataclasses.dataclass
-class _State:
+class ZygoteState:
     """Everything a probe child needs, fixed when the zygote starts."""
 
     cfg: ZygoteConfig
     req_fd: int
     resp_fd: int
-    run_probe: object  # grader.sandbox.child.make_runner(...)
+    run_probe: Callable[[str, dict, int, int], None]  # grader.inside.child.make_runner(...)
     forkserver: forkserver.SharedForkServer
-
-
-def _prepare(cfg: ZygoteConfig, req_fd: int, resp_fd: int) -> tuple[_State, Ready]:
-    sys.path[:] = [cfg.lib_dir, cfg.code_dir, *(p for p in sys.path if p not in (cfg.lib_dir, cfg.code_dir))]
-    sys.dont_write_bytecode = True
-    started = time.monotonic()
-    # numpy 2 imports numpy.random lazily: import it now so its functions are watched.
-    lazy = ("numpy.random",) if "numpy" in cfg.preload else ()
-    for name in (*cfg.preload, *lazy, "json", "pickle", "random", "traceback",
-                 "multiprocessing.popen_fork", "multiprocessing.popen_spawn_posix",
-                 "multiprocessing.popen_forkserver", "multiprocessing.queues",
-                 "multiprocessing.synchronize", *cfg.probe_modules):
-        importlib.import_module(name)
-    from grader.sandbox import child, integrity
-
-    run_probe = child.make_runner(integrity.arm(), cfg.code_dir)
-    preload_s = time.monotonic() - started
-    lockdown.prctl(lockdown.PR_SET_CHILD_SUBREAPER, 1)
-    # Children that share our uid (no uid switch) must not ptrace or read our memory.
-    lockdown.prctl(lockdown.PR_SET_DUMPABLE, 0)
-    held, missing = layers.apply(cfg)  # before the first fork: every process that runs student code is inside
-    shared = forkserver.SharedForkServer(os.path.join(cfg.scratch_root, "forkserver"))
-    state = _State(cfg=cfg, req_fd=req_fd, resp_fd=resp_fd, run_probe=run_probe, forkserver=shared)
-    _ensure_forkserver(state)
-    return state, Ready(ok=True, dropped=cfg.uid is not None, preload_s=preload_s, layers=held, missing=missing)
 
 
 # --------------------------------------------------------------------------
 # the probe child (runs after fork, never returns)
 
 
-def _child_setup(state: _State, scratch: str, capture_fd: int, result_w: int, timeout: float) -> None:
+def _child_setup(state: ZygoteState, scratch: str, capture_fd: int, result_w: int, timeout: float) -> None:
     """Lock the freshly forked probe child down before any student code runs."""
     cfg = state.cfg
     devnull = os.open(os.devnull, os.O_RDONLY)
@@ -109,7 +73,7 @@ def _child_setup(state: _State, scratch: str, capture_fd: int, result_w: int, ti
     forkserver.use_in_probe(state.forkserver.address)
 
 
-def _child_main(state: _State, request: RunRequest, scratch: str, capture_fd: int, result_w: int) -> None:
+def _child_main(state: ZygoteState, request: RunRequest, scratch: str, capture_fd: int, result_w: int) -> None:
     try:
         _child_setup(state, scratch, capture_fd, result_w, request.timeout)
     except BaseException as exc:  # noqa: BLE001
@@ -119,7 +83,7 @@ def _child_main(state: _State, request: RunRequest, scratch: str, capture_fd: in
     os._exit(72)  # not reached
 
 
-def _ensure_forkserver(state: _State) -> None:
+def ensure_forkserver(state: ZygoteState) -> None:
     """Start the shared forkserver unless it runs (first probe, or a student's code killed it)."""
     if not state.forkserver.running():
         cfg = state.cfg
@@ -137,7 +101,7 @@ def _arm_stack_dump() -> None:
     faulthandler.register(DUMP_SIGNAL, file=sys.stderr, all_threads=True)
 
 
-def _dump_stacks(state: _State) -> None:
+def _dump_stacks(state: ZygoteState) -> None:
     """Ask every process the running probe started (the probe child, its workers, the forkserver's workers) for
     its stacks, and give them a moment to write them."""
     spare = state.forkserver.pid
@@ -178,7 +142,7 @@ def _drain(fd: int, buf: bytearray, cap: int) -> bool:
     return False
 
 
-def _wait_child(state: _State, pid: int, result_r: int, deadline: float) -> _Outcome:
+def _wait_child(state: ZygoteState, pid: int, result_r: int, deadline: float) -> _Outcome:
     """Collect the child's result and wait for its exit, up to ``deadline``."""
     outcome, buf = _Outcome(), bytearray()
     cap = state.cfg.limits.result_cap + 8
@@ -227,7 +191,7 @@ def _wait_child(state: _State, pid: int, result_r: int, deadline: float) -> _Out
 
 
 class _QuotaWatch:
-    """Measures what the running probe has written where no tmpfs caps it (see :mod:`grader.sandbox.quota`)."""
+    """Measures what the running probe has written where no tmpfs caps it (see :mod:`grader.inside.quota`)."""
 
     def __init__(self, cfg: ZygoteConfig):
         self.cfg, self.since, self.limit = cfg, time.time(), cfg.write_quota_mb << 20
@@ -316,10 +280,10 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
-def _run_one(state: _State, request: RunRequest) -> ProbeResult:
+def run_one(state: ZygoteState, request: RunRequest) -> ProbeResult:
     """Fork a child for one probe request and return its result."""
     cfg = state.cfg
-    _ensure_forkserver(state)
+    ensure_forkserver(state)
     scratch = tempfile.mkdtemp(prefix="run-", dir=cfg.scratch_root)
     capture_fd = _open_capture_file(cfg.capture_dir)
     result_r, result_w = os.pipe()
@@ -379,49 +343,3 @@ def _where_it_hung(capture_fd: int, cfg: ZygoteConfig) -> str:
                            only_with_student_frames=True):
             return shown
     return ""
-
-
-# --------------------------------------------------------------------------
-# main loop
-
-
-def _serve(state: _State) -> bool:
-    """Answer requests until told to exit (True) or the grader is gone (False)."""
-    while True:
-        try:
-            request = channel.receive(state.req_fd, None, MAX_REQUEST, RunRequest, Exit)
-        except ChannelError:
-            return False  # the grader closed the pipe (or died)
-        if isinstance(request, Exit):
-            return True
-        try:
-            response = _run_one(state, request)
-        except ChannelError:
-            return False
-        except Exception as exc:  # noqa: BLE001 - a zygote bug must not hang the grader
-            response = ProbeResult("crashed", error=f"sandbox zygote error: {type(exc).__name__}: {exc}",
-                                   traceback=traceback.format_exc()[-3000:])
-        response = dataclasses.replace(response, request_id=request.id)
-        try:
-            channel.send(state.resp_fd, response, time.monotonic() + 60)
-        except ChannelError:
-            return False
-
-
-def main(req_fd: int, resp_fd: int) -> None:
-    """Entry point; see the module docstring for the protocol."""
-    try:
-        cfg = channel.receive(req_fd, time.monotonic() + 60, MAX_REQUEST, ZygoteConfig)
-        state, ready = _prepare(cfg, req_fd, resp_fd)
-    except BaseException as exc:  # noqa: BLE001
-        try:
-            channel.send(resp_fd, Ready(ok=False, error=f"{type(exc).__name__}: {exc}",
-                                        traceback=traceback.format_exc()[-3000:]), time.monotonic() + 10)
-        finally:
-            os._exit(1)
-    channel.send(resp_fd, ready, time.monotonic() + 60)
-    try:
-        _serve(state)
-    finally:
-        kill_descendants(os.getpid(), reap=True)
-        os._exit(0)

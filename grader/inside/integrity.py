@@ -49,7 +49,7 @@ WATCHED = (
 )
 
 #: Every function and class defined at the top level of these modules is watched too.
-WATCHED_MODULE_PREFIXES = ("grader.engine.probes.", "grader.sandbox.")
+WATCHED_MODULE_PREFIXES = ("grader.inside.", "grader.shared.")
 
 #: Audit events that are blocked (and recorded) once :func:`arm` has run.
 BLOCKED_EVENTS = frozenset({"sys.settrace", "sys.setprofile", "sys.addaudithook"})

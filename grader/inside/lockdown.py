@@ -15,7 +15,7 @@ import resource
 import signal
 import tempfile
 
-from grader.sandbox.messages import ZygoteConfig
+from grader.shared.messages import ZygoteConfig
 
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_READ, PR_CAPBSET_DROP = 1, 4, 23, 24
 PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 36, 38

@@ -26,7 +26,7 @@ Contract of :func:`restrict`:
   (not ``mem``) of any process.  Drop capabilities as well.
 * ``deny_tcp`` (ABI 4+): TCP bind and connect are refused entirely (EACCES):
   no port rule is ever added.  UDP and other families are not Landlock's: see
-  :mod:`grader.sandbox.seccomp`.
+  :mod:`grader.inside.seccomp`.
 * ``scope`` (ABI 6+): signals, and connecting to abstract unix sockets, reach
   only processes of the same domain or one nested in it (EPERM otherwise).
 * PR_SET_NO_NEW_PRIVS is set first; denials are kept out of the audit log
@@ -45,14 +45,14 @@ from __future__ import annotations
 
 import ctypes
 import dataclasses
-import errno
 import os
 import stat
-import sys
 from dataclasses import dataclass
 
-SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446
-CREATE_RULESET_VERSION = 1 << 0
+from grader.shared.kernel import SYS_CREATE_RULESET, landlock_probe
+from grader.shared.kernel import syscall as _syscall
+
+SYS_ADD_RULE, SYS_RESTRICT_SELF = 445, 446
 RULE_PATH_BENEATH = 1
 RESTRICT_SELF_LOG_SAME_EXEC_OFF = 1 << 0  # ABI 7
 RESTRICT_SELF_TSYNC = 1 << 3  # ABI 8
@@ -109,31 +109,9 @@ class Status:
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
-def _syscall(*args) -> int:
-    """``syscall(2)``: the result, or ``-errno``."""
-    result = _libc.syscall(*(ctypes.c_long(a) if isinstance(a, int) else a for a in args))
-    return -ctypes.get_errno() if result == -1 else result
-
-
-def _probe() -> tuple[int, str]:
-    """The ABI version (0: none) and, when 0, why."""
-    if not sys.platform.startswith("linux"):
-        return 0, f"Landlock needs Linux; this is {sys.platform}"
-    version = _syscall(SYS_CREATE_RULESET, None, 0, CREATE_RULESET_VERSION)
-    if version > 0:
-        return version, ""
-    why = {-errno.ENOSYS: "this kernel has no Landlock (Linux 5.13+ built with CONFIG_SECURITY_LANDLOCK)",
-           -errno.EOPNOTSUPP: "Landlock is built in but disabled at boot (add landlock to the lsm= list)",
-           -errno.EPERM: "the Landlock system calls are refused here (a seccomp filter, e.g. an old container profile)"}
-    return 0, why.get(version, f"landlock_create_ruleset failed: {os.strerror(-version)}")
-
-
 def abi() -> int:
     """The running kernel's Landlock ABI version; 0 when Landlock is unavailable or disabled. Never raises."""
-    try:
-        return _probe()[0]
-    except (OSError, AttributeError):
-        return 0
+    return landlock_probe()[0]
 
 
 def _names(table: dict[str, tuple[int, int]], version: int) -> tuple[str, ...]:
@@ -167,7 +145,7 @@ def _add_path(ruleset: int, path: str, rights: int) -> str | None:
 def restrict(read_exec=(), read_only=(), read_write=(), *, deny_tcp: bool = True, scope: bool = True,
              allow_threads: bool = False) -> Status:
     """Put this process (see the module docstring for threads) in a new Landlock domain; see the module contract."""
-    version, why = _probe()
+    version, why = landlock_probe()
     if version == 0:
         return Status(abi=0, applied=False, reason=why)
     fs_names = _names(FS_RIGHTS, version)

@@ -1,0 +1,111 @@
+"""The zygote: a long-lived ``python -I -B`` process inside the jail.
+
+It preloads torch, numpy and the probe modules once, arms the integrity
+detectors, then forks one locked-down child per probe request.  Started and
+spoken to only by :class:`grader.sandbox.Sandbox`, over two pipes whose fd
+numbers are on its command line (typed messages, :mod:`grader.shared.messages`):
+
+1. grader -> zygote: :class:`ZygoteConfig`; zygote -> grader: :class:`Ready`.
+2. grader -> zygote: :class:`RunRequest`; zygote -> grader: :class:`ProbeResult`,
+   whose ``request_id`` repeats the request's ``id``.
+3. :class:`Exit`, or end of file on the request pipe: the zygote kills every
+   descendant and exits.
+
+What the zygote adds to what bubblewrap does (see :mod:`grader.sandbox.jail`):
+per-process rlimits, a wall-clock timeout per probe, bounded output and
+results, the switch of each probe child to the sandbox's own uid (when the
+jail runs as root), and, as a child subreaper running one probe at a time,
+the SIGKILL of every process left below it after each probe, detached ones
+included.  It never imports student code itself, and it measures each
+child's peak memory from outside (wait4). What it does for each request is
+:mod:`grader.inside.probe_life`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import os
+import sys
+import time
+import traceback
+
+from grader.inside import forkserver, layers, lockdown
+from grader.inside.probe_life import ZygoteState, ensure_forkserver, run_one
+from grader.shared import channel
+from grader.shared.channel import ChannelError
+from grader.shared.messages import Exit, ProbeResult, Ready, RunRequest, ZygoteConfig
+from grader.shared.proctree import kill_descendants
+
+MAX_REQUEST = 64 << 20
+
+
+def _prepare(cfg: ZygoteConfig, req_fd: int, resp_fd: int) -> tuple[ZygoteState, Ready]:
+    sys.path[:] = [cfg.lib_dir, cfg.code_dir, *(p for p in sys.path if p not in (cfg.lib_dir, cfg.code_dir))]
+    sys.dont_write_bytecode = True
+    started = time.monotonic()
+    # numpy 2 imports numpy.random lazily: import it now so its functions are watched.
+    lazy = ("numpy.random",) if "numpy" in cfg.preload else ()
+    for name in (*cfg.preload, *lazy, "json", "pickle", "random", "traceback",
+                 "multiprocessing.popen_fork", "multiprocessing.popen_spawn_posix",
+                 "multiprocessing.popen_forkserver", "multiprocessing.queues",
+                 "multiprocessing.synchronize", *cfg.probe_modules):
+        importlib.import_module(name)
+    from grader.inside import child, integrity
+
+    run_probe = child.make_runner(integrity.arm(), cfg.code_dir)
+    preload_s = time.monotonic() - started
+    lockdown.prctl(lockdown.PR_SET_CHILD_SUBREAPER, 1)
+    # Children that share our uid (no uid switch) must not ptrace or read our memory.
+    lockdown.prctl(lockdown.PR_SET_DUMPABLE, 0)
+    held, missing = layers.apply(cfg)  # before the first fork: every process that runs student code is inside
+    shared = forkserver.SharedForkServer(os.path.join(cfg.scratch_root, "forkserver"))
+    state = ZygoteState(cfg=cfg, req_fd=req_fd, resp_fd=resp_fd, run_probe=run_probe, forkserver=shared)
+    ensure_forkserver(state)
+    return state, Ready(ok=True, dropped=cfg.uid is not None, preload_s=preload_s, layers=held, missing=missing)
+
+
+# --------------------------------------------------------------------------
+# main loop
+
+
+def _serve(state: ZygoteState) -> bool:
+    """Answer requests until told to exit (True) or the grader is gone (False)."""
+    while True:
+        try:
+            request = channel.receive(state.req_fd, None, MAX_REQUEST, RunRequest, Exit)
+        except ChannelError:
+            return False  # the grader closed the pipe (or died)
+        if isinstance(request, Exit):
+            return True
+        try:
+            response = run_one(state, request)
+        except ChannelError:
+            return False
+        except Exception as exc:  # noqa: BLE001 - a zygote bug must not hang the grader
+            response = ProbeResult("crashed", error=f"sandbox zygote error: {type(exc).__name__}: {exc}",
+                                   traceback=traceback.format_exc()[-3000:])
+        response = dataclasses.replace(response, request_id=request.id)
+        try:
+            channel.send(state.resp_fd, response, time.monotonic() + 60)
+        except ChannelError:
+            return False
+
+
+def main(req_fd: int, resp_fd: int) -> None:
+    """Entry point; see the module docstring for the protocol."""
+    try:
+        cfg = channel.receive(req_fd, time.monotonic() + 60, MAX_REQUEST, ZygoteConfig)
+        state, ready = _prepare(cfg, req_fd, resp_fd)
+    except BaseException as exc:  # noqa: BLE001
+        try:
+            channel.send(resp_fd, Ready(ok=False, error=f"{type(exc).__name__}: {exc}",
+                                        traceback=traceback.format_exc()[-3000:]), time.monotonic() + 10)
+        finally:
+            os._exit(1)
+    channel.send(resp_fd, ready, time.monotonic() + 60)
+    try:
+        _serve(state)
+    finally:
+        kill_descendants(os.getpid(), reap=True)
+        os._exit(0)
