@@ -19,8 +19,8 @@ import threading
 import pytest
 
 from grader.inside import landlock
-from grader.shared import kernel
 from grader.sandbox.jail import interpreter_paths
+from grader.shared import kernel
 from grader.tests.layers_support import SYSTEM, in_child
 
 ABI = landlock.abi()

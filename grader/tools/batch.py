@@ -55,17 +55,14 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from grader.engine.results import GradeResult
-from grader.isolation import LEVELS, meets
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.report_files import write_text
-from grader.sandbox.host import expected_isolation
 from grader.tools.intake import Intake, IntakeError, annotate, read_commit
 from grader.tools.intake_folder import read_folder
-from grader.tools.record_submissions import Submission, parse_time, read_record
+from grader.tools.record_submissions import Submission, parse_time
 from grader.writers import class_summary_markdown, gradebook_csv, to_json, to_markdown
 from grader.writers.text import JSON_REPORT_BYTES
 
@@ -312,7 +309,7 @@ def merge(dirs: list[Path], out: Path) -> list:
     return write_class_reports([out], out)
 
 
-def _deadline(text: str) -> str:
+def parse_deadline(text: str) -> str:
     """Validate an ISO 8601 deadline with a time zone (``2026-12-01T23:59:00+00:00``)."""
     try:
         parse_time(text)
@@ -331,93 +328,3 @@ def report_rows(rows, out: Path) -> int:
         if result is None:
             print(f"  {student}: {error}")
     return 0
-
-
-HELP = ("grade every student folder under SUBMISSIONS, or every recorded commit (the grade of record: in the jail "
-        "unless --min-isolation says otherwise)")
-
-
-def add_arguments(parser) -> None:
-    parser.add_argument("submissions", type=Path, nargs="?",
-                        help="a folder with one folder per student (omit it with --from-server)")
-    parser.add_argument("--out", type=Path, required=True, help="where results/, feedback/, gradebook.csv and summary.md go")
-    parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
-                        help="students graded at once (default: half the CPUs; each grading uses about 2 cores at peak)")
-    parser.add_argument("--seed", type=int, default=0, help="one seed for the whole class (default 0)")
-    parser.add_argument("--deadline", type=_deadline,
-                        help="grade each student at the commit the server held at this ISO 8601 time (needs --server-record)")
-    parser.add_argument("--server-record", type=Path, metavar="FILE",
-                        help="what GitHub held at the deadline, from python -m grader record-submissions")
-    parser.add_argument("--from-server", metavar="URL",
-                        help="fetch each recorded commit from URL/<owner>/<name>.git (e.g. https://github.com) instead of "
-                             "reading local checkouts; the token in $CLASSROOM_TOKEN (see --token-env) goes to that server only")
-    parser.add_argument("--token-env", default="CLASSROOM_TOKEN", metavar="NAME",
-                        help="the environment variable holding the token for --from-server (default CLASSROOM_TOKEN)")
-    parser.add_argument("--force", action="store_true", help="grade again students whose files and seed did not change")
-    parser.add_argument("--timeout", type=float, default=GRADE_TIMEOUT_S, help="seconds allowed per student (default 900)")
-    parser.add_argument("--gpu", choices=("auto", "on", "off"), default="off", help="pin_memory checks on CUDA (default off)")
-    parser.add_argument("--min-isolation", choices=LEVELS, default="jail",
-                        help="refuse to grade below this isolation level (default jail: the grade of record; contained: "
-                             "Landlock and seccomp without namespaces; weak: any, the reports say the level)")
-
-
-def run(args) -> int:
-    if args.jobs < 1:
-        print("python -m grader batch: error: --jobs must be at least 1", file=sys.stderr)
-        return 2
-    try:
-        server = _server(args.from_server, args.submissions, args.server_record)
-    except BatchError as exc:
-        print(f"python -m grader batch: error: {exc}", file=sys.stderr)
-        return 2
-    expected = expected_isolation()
-    if not meets(expected.level, args.min_isolation):
-        print(f"python -m grader batch: error: gradings here would get isolation {expected.level} ({expected.reason}), "
-              f"below --min-isolation {args.min_isolation}. Install bubblewrap and run as root (README.md, Isolation), "
-              "or lower --min-isolation for a grading that is not the grade of record.", file=sys.stderr)
-        return 2
-    token = os.environ.pop(args.token_env, None) if server else None  # the graders never see it
-    try:
-        record = _record(args.deadline, args.server_record)
-        rows = run_batch(args.submissions, args.out, jobs=args.jobs, seed=args.seed, record=record,
-                         force=args.force, timeout=args.timeout, extra=["--gpu", args.gpu, "--min-isolation", args.min_isolation],
-                         server=server, token=token or None)
-    except BatchError as exc:
-        print(f"python -m grader batch: error: {exc}", file=sys.stderr)
-        return 2
-    return report_rows(rows, args.out)
-
-
-def _server(url: str | None, submissions: Path | None, record: Path | None) -> str | None:
-    """The --from-server URL, checked against the other arguments; BatchError when they do not go together."""
-    if url is None:
-        if submissions is None:
-            raise BatchError("give a SUBMISSIONS folder, or --from-server URL with --deadline and --server-record")
-        return None
-    if submissions is not None:
-        raise BatchError("give either a SUBMISSIONS folder or --from-server, not both")
-    if record is None:
-        raise BatchError("--from-server fetches the commits of a server record: give --deadline and --server-record")
-    parts = urlsplit(url)
-    if parts.scheme not in ("https", "http", "file") or parts.username or parts.password or parts.query:
-        raise BatchError(f"--from-server {url!r}: give the server's URL, like https://github.com (no credentials in it)")
-    return url.rstrip("/")
-
-
-def _record(deadline: str | None, path: Path | None) -> dict | None:
-    """The server record for ``--deadline``, or None without a deadline; BatchError when they do not go together."""
-    if deadline is None and path is None:
-        return None
-    if deadline is None or path is None:
-        raise BatchError("--deadline and --server-record go together: a commit's own date can be forged, so the "
-                         "deadline is judged by the times GitHub recorded (python -m grader record-submissions)")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        record_deadline = data.get("deadline", "") if isinstance(data, dict) else ""
-        same = parse_time(record_deadline) == parse_time(deadline)
-        record = read_record(path)
-    except (OSError, ValueError, AttributeError) as exc:
-        raise BatchError(f"--server-record {path}: {exc}") from None
-    if not same:
-        raise BatchError(f"--server-record {path} was made for the deadline {record_deadline}, not {deadline}")
-    return record

@@ -205,7 +205,7 @@ def measure(repeats: int, seed: int, class_size: int, batch_jobs: list[int], mem
     return 0
 
 
-def _jobs_list(text: str) -> list[int]:
+def jobs_list(text: str) -> list[int]:
     import argparse
 
     try:
@@ -215,24 +215,3 @@ def _jobs_list(text: str) -> list[int]:
     if not jobs or min(jobs) < 1:
         raise argparse.ArgumentTypeError("--batch-jobs: every number must be at least 1")
     return jobs
-
-
-HELP = "time the grading of solutions/ and of the stubs, phase by phase, and a class"
-
-
-def add_arguments(parser) -> None:
-    parser.add_argument("--repeats", type=int, default=3, help="runs per folder (default 3)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the randomized inputs (default 0)")
-    parser.add_argument("--class-size", type=int, default=30, help="students in the batch measurement (default 30; 0 skips it)")
-    parser.add_argument("--batch-jobs", type=_jobs_list, default=[2], metavar="N[,N]",
-                       help="--jobs values to time the class with (default 2)")
-    parser.add_argument("--memory", action="store_true", help="also measure the peak memory of a whole grading")
-    parser.add_argument("--isolation", action="store_true",
-                        help="also time the solutions in the jail with and without the kernel's layers, contained and weak")
-
-
-def run(args) -> int:
-    if args.repeats < 1 or args.class_size < 0:
-        print("python -m grader bench: error: --repeats must be at least 1 and --class-size at least 0", file=sys.stderr)
-        return 2
-    return measure(args.repeats, args.seed, args.class_size, args.batch_jobs, args.memory, args.isolation)

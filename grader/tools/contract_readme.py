@@ -10,7 +10,6 @@ fails while the block differs from what this writes.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from grader import registry
@@ -65,29 +64,3 @@ def stale(readme_path: Path = README) -> bool:
     """Whether README.md's block differs from what :func:`render` makes of the table now."""
     text = readme_path.read_text(encoding="utf-8")
     return with_block(text, render(contract.load())) != text
-
-
-HELP = "render the contract table (grader/engine/contract.toml) into README.md (--check only compares)"
-
-
-def add_arguments(parser) -> None:
-    parser.add_argument("--check", action="store_true", help="only report whether README.md's table is stale; exit 1 if it is")
-
-
-def run(args) -> int:
-    try:
-        entries = contract.load()
-        text = README.read_text(encoding="utf-8")
-        new = with_block(text, render(entries))
-    except (contract.ContractError, ValueError) as exc:
-        print(f"python -m grader contract: error: {exc}", file=sys.stderr)
-        return 2
-    if args.check:
-        if new != text:
-            print("README.md's contract table is stale: run python -m grader contract", file=sys.stderr)
-        return int(new != text)
-    README.write_text(new, encoding="utf-8")
-    problems = contract.problems(entries)
-    print(f"wrote the contract table into {README} ({len(entries)} entries)"
-          + (f"; {len(problems)} problem(s), see grader/tests/test_contract.py" if problems else ""))
-    return 0

@@ -11,19 +11,29 @@ corpora) and without the instructor's tools, ``lab.toml`` and
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
+from grader.cli import PUBLISHED_COMMANDS
 from grader.paths import REPO
 
-#: What of grader/ the students' workflows and the hosts need: the engine, the sandbox, the writers and the
-#: top-level modules (command line, registry, paths, text, report files). Never the tools or the tests.
+#: What of grader/ the students' workflows and the hosts need: the engine, the sandbox (inside, shared, host
+#: side), the writers, the published commands and the top-level modules. Never the tools, their commands or
+#: the tests.
 LEFT_OUT = ("tests", "tools", "__pycache__", "*.pyc", ".pytest_cache")
 README = """# Data-loading lab: hidden grader
 
 Published from the instructor repository with `python -m grader publish`; do not edit here.
 Students' workflows fetch this repository and run `python -m grader grade <submission>`.
 """
+
+
+def _left_out(folder: str, names: list[str]) -> set[str]:
+    """shutil.copytree's ignore: :data:`LEFT_OUT`, and in grader/commands/ every instructor command."""
+    ignored = set(shutil.ignore_patterns(*LEFT_OUT)(folder, names))
+    if Path(folder).name == "commands":
+        published = {module.rsplit(".", 1)[1] + ".py" for module in PUBLISHED_COMMANDS.values()}
+        ignored |= {n for n in names if n.endswith(".py") and n != "__init__.py" and n not in published}
+    return ignored
 
 
 class PublishError(ValueError):
@@ -46,26 +56,8 @@ def publish(out: Path, repo: Path = REPO, force: bool = False) -> list[Path]:
             if path.name != ".git":
                 shutil.rmtree(path) if path.is_dir() else path.unlink()
     out.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(repo / "grader", out / "grader", ignore=shutil.ignore_patterns(*LEFT_OUT))
+    shutil.copytree(repo / "grader", out / "grader", ignore=_left_out)
     shutil.copy(repo / "requirements.txt", out / "requirements.txt")
     shutil.copy(repo / "lab.toml", out / "lab.toml")  # the registry of exercises (grader/registry.py)
     (out / "README.md").write_text(README, encoding="utf-8")
     return sorted(p for p in out.rglob("*") if p.is_file() and ".git" not in p.parts)
-
-
-HELP = "write the grader alone (no solutions, no tests) for the student workflow"
-
-
-def add_arguments(parser) -> None:
-    parser.add_argument("out", type=Path, help="the folder (a clone of the grader repository)")
-    parser.add_argument("--force", action="store_true", help="replace the contents of a non-empty OUT (keeps .git)")
-
-
-def run(args) -> int:
-    try:
-        files = publish(args.out, force=args.force)
-    except PublishError as exc:
-        print(f"python -m grader publish: error: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote {len(files)} files to {args.out}: commit and push them to the grader repository")
-    return 0

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
@@ -199,31 +198,3 @@ def read_record(path: Path) -> dict[str, Submission]:
         if entry.commit and not SHA.fullmatch(entry.commit):
             raise ValueError(f"{path}: the commit of {entry.repository} is not 40 hex digits: {entry.commit[:50]!r}")
     return {entry.repository.rsplit("/", 1)[-1]: entry for entry in entries}
-
-
-HELP = "ask GitHub which commit each repository held at the deadline"
-
-
-def _repository(text: str) -> str:
-    if not REPOSITORY.fullmatch(text):
-        import argparse
-
-        raise argparse.ArgumentTypeError(f"{text!r} is not owner/name")
-    return text
-
-
-def add_arguments(parser) -> None:
-    parser.add_argument("repositories", nargs="+", type=_repository, help="owner/name of each student repository")
-    parser.add_argument("--deadline", required=True, help="ISO 8601 with a time zone, e.g. 2026-12-01T23:59:00+01:00")
-    parser.add_argument("--out", type=Path, required=True, help="the record file (JSON) for batch --server-record")
-
-
-def run(args) -> int:
-    try:
-        deadline = parse_time(args.deadline)
-    except ValueError as exc:
-        print(f"python -m grader record-submissions: error: --deadline: {exc}", file=sys.stderr)
-        return 2
-    found = record_all(args.repositories, deadline, log=lambda line: print(line, file=sys.stderr))
-    write_record(found, args.deadline, args.out)
-    return 0

@@ -40,11 +40,9 @@ Contract
 
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 import shutil
-import sys
 import tomllib
 from pathlib import Path
 
@@ -251,28 +249,3 @@ def release(out: Path, repo: Path = REPO, force: bool = False) -> list[Path]:
             raise ReleaseError(f"{path.relative_to(out)} contains {marker!r}: a solution would leak; "
                                f"the release in {out} is incomplete and must not be published")
     return sorted(written)
-
-
-HELP = "write the student template repository (stubs, public tests, handout, workflow) into OUT"
-DESCRIPTION = ("Write the student repository into OUT: exercises/ (stubs), the public tests, requirements, LAB.md, "
-               "lab.toml, a student README and the Grade workflow. Nothing from solutions/ or grader/ goes in.")
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("out", type=Path, metavar="OUT", help="a new or empty folder")
-    parser.add_argument("--force", action="store_true",
-                        help="replace the contents of a non-empty OUT (a .git folder in it is kept)")
-    parser.add_argument("--repo", type=Path, default=REPO, help=argparse.SUPPRESS)
-
-
-def run(args: argparse.Namespace) -> int:
-    """``release OUT [--force]``: 0 on success, 2 on a refusal (message on stderr)."""
-    try:
-        written = release(args.out, repo=args.repo, force=args.force)
-    except ReleaseError as exc:
-        print(f"python -m grader release: error: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote {len(written)} files to {args.out}")
-    print(f"next: cd {args.out} && git init && git add -A && git commit -m 'Release' "
-          f"(then push it as the template repository of the assignment)")
-    return 0

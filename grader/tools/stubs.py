@@ -22,10 +22,8 @@ Files without markers (``__init__.py``, ``lab.py``, ``bench.py``) are copied as 
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
-from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 
 BEGIN = "### BEGIN SOLUTION"
@@ -142,29 +140,3 @@ def write_exercises(solutions_dir: Path, exercises_dir: Path) -> list[str]:
     for name in changed:
         (exercises_dir / name).write_text(files[name], encoding="utf-8")
     return changed
-
-
-HELP = "write exercises/ (stubs) from solutions/ (--check only compares)"
-
-
-def add_arguments(parser) -> None:
-    parser.add_argument("--solutions", type=Path, default=REPO / "solutions", help="reference solutions (default: solutions/)")
-    parser.add_argument("--exercises", type=Path, default=REPO / "exercises", help="where the stubs go (default: exercises/)")
-    parser.add_argument("--check", action="store_true", help="only report files that differ; exit 1 if any")
-
-
-def run(args) -> int:
-    try:
-        if args.check:
-            stale = stale_files(args.solutions, args.exercises)
-            for name in stale:
-                print(f"{args.exercises / name} differs from what generation writes", file=sys.stderr)
-            if stale:
-                print("run: python -m grader generate", file=sys.stderr)
-            return 1 if stale else 0
-        changed = write_exercises(args.solutions, args.exercises)
-    except StubError as exc:
-        print(f"python -m grader generate: error: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote {len(changed)} file(s) to {args.exercises}: {', '.join(changed) or 'nothing changed'}")
-    return 0

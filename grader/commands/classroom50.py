@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+from grader.cli import CommandError
 from grader.tools.bundles import classroom50_bundle
 from grader.tools.publish import PublishError
 
@@ -20,7 +20,6 @@ def run(args) -> int:
     try:
         files = classroom50_bundle(args.out, force=args.force)
     except PublishError as exc:
-        print(f"python -m grader classroom50: error: {exc}", file=sys.stderr)
-        return 2
+        raise CommandError(str(exc)) from exc
     print(f"wrote {len(files)} files to {args.out}; see {args.out / 'README.md'} for the assignment settings")
     return 0

@@ -12,9 +12,9 @@ annotation (the text is the grader's own: numbers and check names).
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
+from grader.cli import CommandError
 from grader.engine.results import GradeResult
 from grader.writers.text import pts, ran
 
@@ -42,8 +42,7 @@ def run(args) -> int:
     try:
         result = GradeResult.from_dict(json.loads(args.report.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        print(f"python -m grader verdict: error: cannot read the report {args.report}: {exc}", file=sys.stderr)
-        return 2
+        raise CommandError(f"cannot read the report {args.report}: {exc}")
     passed, line = summary(result)
     if args.annotate:
         print(f"::notice title=Autograder score::{line.replace('%', '%25')}")

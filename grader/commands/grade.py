@@ -11,6 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from grader.cli import CommandError
 from grader.isolation import LEVELS
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES, EXERCISES
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     only = [name.strip() for name in args.only.split(",")] if args.only else None
     unknown = sorted(set(only or []) - set(EXERCISES))
     if unknown:
-        return _usage_error(f"--only: unknown exercise(s) {unknown}; choose from {', '.join(EXERCISES)}")
+        raise CommandError(f"--only: unknown exercise(s) {unknown}; choose from {', '.join(EXERCISES)}")
     progress = (lambda message: print(message, file=sys.stderr, flush=True)) if not args.quiet else None
 
     def report(result) -> None:  # runs before the sandbox is cleaned up
@@ -99,13 +100,9 @@ def run(args: argparse.Namespace) -> int:
               min_isolation=args.min_isolation, report=report,
               timeout_scale=args.timeout_scale)
     except (FileNotFoundError, ValueError, RubricError, ReportPathError) as exc:
-        return _usage_error(str(exc))
+        raise CommandError(str(exc)) from exc
     except (GraderFault, SandboxError) as exc:
         print(f"grader fault (not the submission's): {exc}", file=sys.stderr)
         return 2
     return 0
 
-
-def _usage_error(message: str) -> int:
-    print(f"python -m grader: error: {message}", file=sys.stderr)
-    return 2

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+from grader.cli import CommandError
 from grader.tools.batch import BatchError, merge, report_rows
 
 HELP = "combine batch outputs (the slices of a class) into one gradebook and summary"
@@ -19,6 +19,5 @@ def run(args) -> int:
     try:
         rows = merge(args.dirs, args.out)
     except BatchError as exc:
-        print(f"python -m grader merge: error: {exc}", file=sys.stderr)
-        return 2
+        raise CommandError(str(exc)) from exc
     return report_rows(rows, args.out)

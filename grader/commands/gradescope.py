@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+from grader.cli import CommandError
 from grader.tools.bundles import gradescope_zip
 from grader.tools.publish import PublishError
 
@@ -19,8 +19,7 @@ def run(args) -> int:
     try:
         names = gradescope_zip(args.out)
     except PublishError as exc:
-        print(f"python -m grader gradescope: error: {exc}", file=sys.stderr)
-        return 2
+        raise CommandError(str(exc)) from exc
     print(f"wrote {args.out} ({len(names)} files); upload it as the assignment's autograder "
           "(README.md, Gradescope, says which container settings it needs)")
     return 0

@@ -20,6 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from grader.cli import CommandError
 from grader.engine.results import GradeResult
 from grader.isolation import LEVELS
 from grader.paths import REPO
@@ -49,8 +50,7 @@ def run(args) -> int:
         try:
             intake = read_commit(args.url, args.ref, submission, token=os.environ.get(args.token_env) or None)
         except IntakeError as exc:
-            print(f"python -m grader grade-commit: error: {exc}", file=sys.stderr)
-            return 2
+            raise CommandError(str(exc)) from exc
         print(f"grading {args.url} at {intake.commit}", file=sys.stderr)
         for sentence in intake.problems.values():
             print(f"  {sentence}", file=sys.stderr)

@@ -1,0 +1,80 @@
+"""The house's trust boundary, read from the code's own imports (every ``import`` statement, nested ones included).
+
+* ``grader/inside/`` (what runs in the jail) imports only itself and ``grader/shared/``;
+* ``grader/shared/`` imports only itself;
+* the host side (``grader/sandbox/``) never imports ``grader/inside/``: what both need is shared;
+* the engine is a library: it imports no writer, no command and no tool;
+* only ``grader/inside/`` and ``grader/shared/`` are staged into the jail.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from grader.engine.runner import PROBE_MODULES
+from grader.paths import REPO
+from grader.sandbox.files import stage_modules
+
+GRADER = REPO / "grader"
+
+#: room -> the grader packages its modules may not import
+FORBIDDEN = {
+    "grader.inside": ("grader.sandbox", "grader.engine", "grader.writers", "grader.commands", "grader.tools",
+                      "grader.cli", "grader.registry", "grader.isolation", "grader.text", "grader.report_files",
+                      "grader.paths"),
+    "grader.shared": ("grader.inside", "grader.sandbox", "grader.engine", "grader.writers", "grader.commands",
+                      "grader.tools", "grader.cli", "grader.registry", "grader.isolation", "grader.text",
+                      "grader.report_files", "grader.paths"),
+    "grader.sandbox": ("grader.inside", "grader.engine", "grader.writers", "grader.commands", "grader.tools"),
+    "grader.engine": ("grader.inside", "grader.writers", "grader.commands", "grader.tools"),
+    "grader.writers": ("grader.commands", "grader.tools", "grader.sandbox", "grader.inside"),
+}
+
+
+def imported_modules(path: Path) -> list[tuple[int, str]]:
+    """(line, module) for every import in ``path``, relative ones resolved."""
+    package = ".".join(path.relative_to(REPO).with_suffix("").parts[:-1])
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            found += [(node.lineno, base)] + [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+    return found
+
+
+def crossings(room: str, forbidden: tuple[str, ...]) -> list[str]:
+    folder = REPO / Path(*room.split("."))
+    return [f"{path.relative_to(REPO)}:{line} imports {module}"
+            for path in sorted(folder.rglob("*.py")) for line, module in imported_modules(path)
+            if any(module == f or module.startswith(f + ".") for f in forbidden)]
+
+
+@pytest.mark.parametrize("room", sorted(FORBIDDEN))
+def test_no_import_crosses_the_boundary(room):
+    assert not crossings(room, FORBIDDEN[room]), "\n".join(crossings(room, FORBIDDEN[room]))
+
+
+def test_the_check_would_see_a_crossing(tmp_path, monkeypatch):
+    bad = GRADER / "inside" / "_house_probe.py"
+    bad.write_text("def f():\n    from grader.sandbox.host import Sandbox\n    return Sandbox\n")
+    try:
+        assert crossings("grader.inside", FORBIDDEN["grader.inside"]) == [
+            "grader/inside/_house_probe.py:2 imports grader.sandbox.host",
+            "grader/inside/_house_probe.py:2 imports grader.sandbox.host.Sandbox"]
+    finally:
+        bad.unlink()
+
+
+def test_only_the_inside_and_shared_packages_are_staged(tmp_path):
+    stage_modules(("grader.inside.zygote", "grader.shared.common", *PROBE_MODULES), tmp_path)
+    staged = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.py"))
+    outside = [p for p in staged if not p.startswith(("grader/inside/", "grader/shared/")) and p != "grader/__init__.py"]
+    assert not outside, f"staged into the jail but not inside code: {outside}"
+    assert "grader/inside/zygote.py" in staged and "grader/inside/probes/collate.py" in staged
