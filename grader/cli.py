@@ -40,6 +40,7 @@ INSTRUCTOR_COMMANDS = {
     "bench": "grader.commands.bench",
     "scoreboard": "grader.commands.scoreboard",
     "contract": "grader.commands.contract",
+    "check": "grader.commands.check",
 }
 
 

@@ -9,12 +9,12 @@ release, batch, the tests) reads :data:`EXERCISES` or :func:`exercises`.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader.paths import REPO
 from grader.shared.common import PROBES_PACKAGE
+from grader.toml_file import read_toml
 
 #: Where lab.toml is: beside the grader package (the repository root, or the published grader's root).
 LAB_TOML = REPO / "lab.toml"
@@ -64,12 +64,7 @@ class Exercise:
 
 def load(path: Path = LAB_TOML) -> tuple[Exercise, ...]:
     """The exercises of ``path``, in order; RegistryError when the file is missing or malformed."""
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RegistryError(f"{path} is missing: it lists the lab's exercises") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise RegistryError(f"{path} is not valid TOML: {exc}") from None
+    data = read_toml(path, "it lists the lab's exercises", RegistryError)
     found = []
     for i, entry in enumerate(data.get("exercise", [])):
         missing, extra = set(FIELDS) - set(entry), set(entry) - set(FIELDS)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader.engine.results import EXERCISES, VISIBILITIES
+from grader.toml_file import read_toml
 
 DEFAULT_RUBRIC = Path(__file__).with_name("rubric.toml")
 
@@ -23,12 +23,7 @@ class Entry:
 
 def load_rubric(path: Path = DEFAULT_RUBRIC) -> dict[str, dict[str, Entry]]:
     """{exercise: {check name: Entry}} in file order; raises RubricError on a bad file."""
-    try:
-        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RubricError(f"rubric file {path} does not exist") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise RubricError(f"rubric file {path} is not valid TOML: {exc}") from None
+    raw = read_toml(path, "the rubric gives every check its points", RubricError)
     unknown = set(raw) - set(EXERCISES)
     if unknown:
         raise RubricError(f"rubric {path}: unknown exercise(s) {sorted(unknown)}; expected {list(EXERCISES)}")

@@ -1,4 +1,8 @@
-"""Grade one submission: sandbox + pytest checks + rubric -> one GradeResult.
+"""Grade one submission: sandbox + preflight + pytest checks + rubric -> one GradeResult (the orchestration).
+
+The pytest plugin that runs the checks is :mod:`grader.engine.plugin`, the
+preflight :mod:`grader.engine.preflight`, and what was submitted is
+:mod:`grader.sandbox.files`' answer.
 
 Process layout. The grading process (this one) runs pytest in-process over
 grader/engine/checks/ and never imports student code. It starts one sandbox zygote
@@ -15,33 +19,26 @@ milliseconds instead of seconds of worker start-ups.
 from __future__ import annotations
 
 import configparser
-import contextlib
-import io
-import os
 import secrets
-import sys
 import time
 import traceback
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-import pytest
-
 from grader import registry
-from grader.engine.checks.support import CHECK_BUDGET_S, CheckFailed, Context, ProbeProblem, where_to_look
+from grader.engine.checks.support import CHECK_BUDGET_S, Context, where_to_look
+from grader.engine.plugin import CHECKS_DIR, CheckOutcome, ChecksPlugin, GraderFault, run_checks
+from grader.engine.preflight import preflight
 from grader.engine.results import EXERCISES, CheckResult, ExerciseResult, GradeResult
 from grader.engine.rubric import DEFAULT_RUBRIC, load_rubric
-from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.sandbox import Sandbox
+from grader.sandbox.files import check_submission_folder, extra_files
 from grader.sandbox.host import ANSWER_GRACE
 from grader.shared.common import PROBES_PACKAGE
-from grader.text import clean_text, first_paragraph
+from grader.text import clean_text
 
-CHECKS_DIR = Path(__file__).with_name("checks")
 PROBE_MODULES = (f"{PROBES_PACKAGE}.common", *(entry.probe for entry in registry.REGISTRY))
-PREFLIGHT_TIMEOUT_S = 20.0
 #: Accepted range of ``timeout_scale``. Its top is bounded by the per-check limit of pytest-timeout
 #: (checks/pytest.ini), which must stay above the longest check's budget (support.CHECK_BUDGET_S,
 #: scaled) plus the sandbox's grace for a late answer: see :func:`timeout_scale_problem`.
@@ -70,106 +67,6 @@ CPU_MEMORY_MB = 4096
 GPU_MEMORY_MB = 1 << 20
 GRADER_VERSION = "1.0"
 MAX_INTEGRITY_FLAGS = 40
-EXTRA_FILE_NAMES = ("conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.ini", "torch.py", "numpy.py", "setup.py")
-
-
-class GraderFault(RuntimeError):
-    """The grader itself failed (not the submission): exit status 2."""
-
-
-@dataclass
-class Outcome:
-    status: str
-    message: str = ""
-    output: str = ""
-    duration_s: float = 0.0
-
-
-def check_name(item) -> str:
-    return item.name.removeprefix("check_")
-
-
-def exercise_of(item) -> str:
-    return Path(str(item.fspath)).stem.removeprefix("check_")
-
-
-class ChecksPlugin:
-    """pytest plugin: hands the Context to the checks and records every outcome."""
-
-    def __init__(self, ctx: Context, selected: list[str], unavailable: dict[str, str], progress):
-        self.context = ctx
-        self.selected = selected
-        self.unavailable = unavailable
-        self.progress = progress
-        self.outcomes: dict[tuple[str, str], Outcome] = {}
-        self.descriptions: dict[tuple[str, str], str] = {}
-        self.timed_out: set[str] = set()  # exercises with a check that timed out
-        self.not_here: dict[tuple[str, str], str] = {}  # checks this runner cannot run (support.ON_GPU), and why
-
-    @pytest.fixture
-    def ctx(self, request):
-        # A hang usually hangs every call: after one timeout the exercise's other
-        # checks are not run, so a hanging submission costs one timeout, not ten.
-        exercise = exercise_of(request.node)
-        if exercise in self.timed_out:
-            raise ProbeProblem("timeout", f"not run: an earlier check of {exercise} timed out, so its code was not "
-                               "called again. Fix the hang first.")
-        self.context.begin_check(request.node.nodeid)
-        return self.context
-
-    def pytest_collection_modifyitems(self, session, config, items):
-        keep, drop = [], []
-        for item in items:
-            key = (exercise_of(item), check_name(item))
-            self.descriptions[key] = first_paragraph(item.function.__doc__)
-            where, reason = getattr(item.function, "runs_only", (None, ""))
-            if where is not None and (where == "gpu") != self.context.use_gpu:
-                self.not_here[key] = reason
-                item.add_marker(pytest.mark.skip(reason=reason))
-            if key[0] in self.selected and key[0] not in self.unavailable:
-                keep.append(item)
-            else:
-                drop.append(item)
-        items[:] = keep
-        config.hook.pytest_deselected(items=drop)
-
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_makereport(self, item, call):
-        outcome = yield
-        report = outcome.get_result()
-        key = (exercise_of(item), check_name(item))
-        if report.when == "call" or (report.when == "setup" and not report.passed):
-            self.outcomes[key] = self._outcome(report, call, item.nodeid)
-            if self.outcomes[key].status == "timeout":
-                self.timed_out.add(key[0])
-            self.progress(f"  {key[0]}/{key[1]}: {self.outcomes[key].status}")
-
-    def _outcome(self, report, call, nodeid) -> Outcome:
-        output = self.context.outputs.get(nodeid, "")
-        duration = report.duration
-        tampered = self.context.flags_by_check.get(nodeid)
-        if report.passed and tampered:  # its data cannot be trusted
-            found = "; ".join(flag.text() for flag in list(tampered)[:5])
-            return Outcome("failed", "your code replaced functions the grader relies on, or installed a trace or "
-                           f"profile hook, while this check ran, so its results cannot be trusted: {found}. Do not "
-                           "modify torch, numpy, random, builtins or the grader's code.", output, duration)
-        if report.passed:
-            return Outcome("passed", output=output, duration_s=duration)
-        if report.skipped:
-            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
-            return Outcome("skipped", reason.removeprefix("Skipped: "), output, duration)
-        exc = call.excinfo.value if call.excinfo else None
-        if isinstance(exc, ProbeProblem):
-            return Outcome(exc.status, str(exc), exc.output or output, duration)
-        if isinstance(exc, CheckFailed):
-            return Outcome("failed", str(exc), output, duration)
-        if call.excinfo and call.excinfo.typename == "Failed" and "Timeout" in str(exc):
-            return Outcome("timeout", "the check ran out of time", output, duration)
-        # A check tripped over data it did not expect: almost always a submission
-        # returning something odd. Say so, and keep the trace for the instructor.
-        print(f"grader: unexpected {call.excinfo.typename} in {nodeid}:\n{report.longreprtext}", file=sys.stderr)
-        return Outcome("error", f"the grader could not interpret what your code returned ({call.excinfo.typename}: {exc})",
-                       output, duration)
 
 
 def cuda_device() -> str:
@@ -183,90 +80,6 @@ def cuda_device() -> str:
     import torch
 
     return torch.cuda.get_device_name(0) if torch.cuda.is_available() else ""
-
-
-def _preflight(sandbox: Sandbox, exercise: str, timeout_scale: float = 1.0) -> str:
-    """'' if the exercise can be checked, else the one message that all its checks get."""
-    filename = f"{exercise}.py"
-    limit = PREFLIGHT_TIMEOUT_S * timeout_scale
-    if filename not in sandbox.copied:
-        reason = sandbox.skipped.get(filename, "")
-        return f"{filename} is missing from the submission" + (f" ({reason})" if reason else "")
-    loaded = sandbox.run(f"{PROBES_PACKAGE}.common:load", {"exercise": exercise}, timeout=limit)
-    if loaded.status == "timeout":
-        return f"importing {filename} did not finish within {limit:.0f} s (an endless loop at import time?){_where(loaded)}"
-    if not loaded.ok:
-        detail = loaded.error or loaded.status
-        if loaded.error_type == "SyntaxError" and "utf-8" in detail.lower():
-            return f"{filename} is not valid UTF-8 text: {detail}. Save the file as UTF-8."
-        return f"{filename} could not be imported: {detail}"
-    entries = sandbox.run(f"{PROBES_PACKAGE}.common:entry_points", {"exercise": exercise}, timeout=limit)
-    if entries.status == "timeout":
-        return (f"calling the code of {filename} once on a tiny input did not finish within {limit:.0f} s "
-                f"(an endless loop or a blocking call?){_where(entries)}")
-    if not (entries.ok and isinstance(entries.data, dict) and entries.data
-            and all(isinstance(v, str) for v in entries.data.values())):
-        return ""  # not plain stub answers (the submission may have forged them): let the checks judge
-    if all(v.startswith("not implemented") for v in entries.data.values()):
-        names = list(entries.data)
-        verb = "raises" if len(names) == 1 else "raise"
-        return (f"not implemented yet: {', '.join(names)} still {verb} NotImplementedError (start with the docstrings in "
-                f"{filename}, then {registry.exercise(exercise).pointer})")
-    return ""
-
-
-def _where(result) -> str:
-    """Where the student's code was when a probe that timed out was stopped, on lines of its own ('' if unknown)."""
-    return f"\n{result.traceback.strip()}" if result.status == "timeout" and result.traceback.strip() else ""
-
-
-def _run_checks(plugin: ChecksPlugin, fail_fast: bool = False, check_time_limit_s: float | None = None) -> None:
-    args = [str(CHECKS_DIR), "-c", str(CHECKS_DIR / "pytest.ini"), "--rootdir", str(CHECKS_DIR),
-            "-q", "--no-header", "--tb=no", "-p", "no:cacheprovider", "-p", "no:randomly", "--import-mode=importlib"]
-    if fail_fast:
-        args.append("--exitfirst")
-    if check_time_limit_s is not None:
-        args += ["-o", f"timeout={check_time_limit_s:g}"]
-    with contextlib.redirect_stdout(io.StringIO()):
-        code = pytest.main(args, plugins=[plugin])
-    if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED):
-        raise GraderFault(f"pytest could not run the checks (exit code {int(code)})")
-
-
-def _integrity_flags(submission: Path, sandbox: Sandbox, ctx: Context) -> list[str]:
-    flags = [f"ignored extra file {name} in the submission" for name in EXTRA_FILE_NAMES if (submission / name).exists()]
-    flags += [f"{name} not graded: it {reason}" for name, reason in sandbox.skipped.items() if reason != "missing"]
-    return (flags + _summarize(ctx.flags))[:MAX_INTEGRITY_FLAGS]
-
-
-def _summarize(flags) -> list[str]:
-    """One line per (kind, name, exercise): "replaced X while sharding was graded (3 probes)"."""
-    counts: dict[tuple[str, str, str], int] = {}
-    for flag in flags:
-        key = (flag.kind, flag.name, flag.exercise or flag.probe)
-        counts[key] = counts.get(key, 0) + 1
-    lines = []
-    for (kind, name, where), n in counts.items():
-        what = f"replaced {name}" if kind == "replaced" else f"tried to install a hook ({name}), blocked,"
-        lines.append(f"{what} while {where} was graded ({n} probe{'s' if n > 1 else ''})")
-    return lines
-
-
-def check_submission_folder(submission: Path) -> Path:
-    """``submission`` if it may be graded; raise ValueError (with what to fix) if not.
-
-    A submission folder must be a real folder, not a symbolic link, and must
-    not lead into this repository through a link (a student's ``exercises``
-    pointing at ``solutions/`` would grade the reference).
-    """
-    if submission.is_symlink():
-        raise ValueError(f"submission folder {submission} is a symbolic link; give the real folder")
-    if not submission.is_dir():
-        raise FileNotFoundError(f"submission folder {submission} does not exist")
-    real, given = Path(os.path.realpath(submission)), Path(os.path.abspath(submission))
-    if real.is_relative_to(REPO) and not given.is_relative_to(REPO):
-        raise ValueError(f"submission folder {submission} leads into the grader's repository ({real}) through a link")
-    return submission
 
 
 def grade(submission, *, seed: int | None = None, only: list[str] | None = None, gpu: str = "auto",
@@ -320,14 +133,14 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
         unavailable = {}
         for exercise in selected:
             began = time.monotonic()
-            note = _preflight(sandbox, exercise, timeout_scale)
+            note = preflight(sandbox, exercise, timeout_scale)
             phases[f"preflight/{exercise}"] = round(time.monotonic() - began, 3)
             if note:
                 unavailable[exercise] = note
                 progress(f"  {exercise}: {note}")
         plugin = ChecksPlugin(ctx, selected, unavailable, progress)
         try:
-            _run_checks(plugin, fail_fast, check_time_limit_s)
+            run_checks(plugin, fail_fast, check_time_limit_s)
         except GraderFault:
             raise
         except Exception as exc:
@@ -343,12 +156,31 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     return result
 
 
+def _integrity_flags(submission: Path, sandbox: Sandbox, ctx: Context) -> list[str]:
+    flags = [f"ignored extra file {name} in the submission" for name in extra_files(submission)]
+    flags += [f"{name} not graded: it {reason}" for name, reason in sandbox.skipped.items() if reason != "missing"]
+    return (flags + _summarize(ctx.flags))[:MAX_INTEGRITY_FLAGS]
+
+
+def _summarize(flags) -> list[str]:
+    """One line per (kind, name, exercise): "replaced X while sharding was graded (3 probes)"."""
+    counts: dict[tuple[str, str, str], int] = {}
+    for flag in flags:
+        key = (flag.kind, flag.name, flag.exercise or flag.probe)
+        counts[key] = counts.get(key, 0) + 1
+    lines = []
+    for (kind, name, where), n in counts.items():
+        what = f"replaced {name}" if kind == "replaced" else f"tried to install a hook ({name}), blocked,"
+        lines.append(f"{what} while {where} was graded ({n} probe{'s' if n > 1 else ''})")
+    return lines
+
+
 def _cleaned(progress):
     """``progress`` that only ever sees printable text (student text reaches it via notes)."""
     return lambda message: progress(clean_text(message))
 
 
-NOT_RUN = Outcome("skipped", "not run: grading stopped at the first check that did not pass (--fail-fast)")
+NOT_RUN = CheckOutcome("skipped", "not run: grading stopped at the first check that did not pass (--fail-fast)")
 
 
 def _exercise_result(exercise: str, entries: dict, plugin: ChecksPlugin, note: str, fail_fast: bool) -> ExerciseResult:
@@ -356,9 +188,9 @@ def _exercise_result(exercise: str, entries: dict, plugin: ChecksPlugin, note: s
     for name, entry in entries.items():
         key = (exercise, name)
         if key in plugin.not_here:
-            outcome = Outcome("skipped", plugin.not_here[key])  # whatever the submission
+            outcome = CheckOutcome("skipped", plugin.not_here[key])  # whatever the submission
         else:
-            outcome = Outcome("failed", note) if note else plugin.outcomes.get(key)
+            outcome = CheckOutcome("failed", note) if note else plugin.outcomes.get(key)
         if outcome is None and fail_fast and key in plugin.descriptions:
             outcome = NOT_RUN
         if outcome is None:

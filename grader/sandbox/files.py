@@ -22,6 +22,7 @@ import shutil
 import stat
 from pathlib import Path
 
+from grader.paths import REPO
 from grader.shared.common import SUBMISSION_PACKAGE  # noqa: F401  (the package copy_submission's folder becomes)
 
 #: Source of the generated ``submission/__init__.py``.
@@ -133,3 +134,30 @@ def stage_modules(modules: tuple[str, ...], dest: Path) -> None:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(source, target)
                 os.chmod(target, 0o444)
+
+
+#: Files beside the contract files that would change how Python or pytest behave if they ran: never copied,
+#: never run, and named in the report's integrity flags.
+EXTRA_FILE_NAMES = ("conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.ini", "torch.py", "numpy.py", "setup.py")
+
+
+def extra_files(submission: Path) -> list[str]:
+    """The :data:`EXTRA_FILE_NAMES` present in ``submission``."""
+    return [name for name in EXTRA_FILE_NAMES if (submission / name).exists()]
+
+
+def check_submission_folder(submission: Path) -> Path:
+    """``submission`` if it may be graded; raise ValueError (with what to fix) if not.
+
+    A submission folder must be a real folder, not a symbolic link, and must
+    not lead into this repository through a link (a student's ``exercises``
+    pointing at ``solutions/`` would grade the reference).
+    """
+    if submission.is_symlink():
+        raise ValueError(f"submission folder {submission} is a symbolic link; give the real folder")
+    if not submission.is_dir():
+        raise FileNotFoundError(f"submission folder {submission} does not exist")
+    real, given = Path(os.path.realpath(submission)), Path(os.path.abspath(submission))
+    if real.is_relative_to(REPO) and not given.is_relative_to(REPO):
+        raise ValueError(f"submission folder {submission} leads into the grader's repository ({real}) through a link")
+    return submission

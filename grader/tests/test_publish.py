@@ -15,7 +15,9 @@ def test_publishes_the_engine_sandbox_and_writers_only(tmp_path):
     assert "grader/engine/runner.py" in names and "grader/sandbox/jail.py" in names and "grader/writers/markdown.py" in names
     assert {"requirements.txt", "lab.toml", "README.md"} <= set(names)
     parts = {n.split("/")[1] for n in names if n.startswith("grader/") and n.count("/") > 1}
-    assert parts == {"engine", "sandbox", "writers"}, f"published grader/ subfolders: {sorted(parts)}"
+    assert parts == {"commands", "engine", "inside", "sandbox", "shared", "writers"}, f"published grader/ subfolders: {sorted(parts)}"
+    assert sorted(n for n in names if n.startswith("grader/commands/")) == [
+        "grader/commands/__init__.py", "grader/commands/grade.py", "grader/commands/verdict.py"]
     assert not any(n.startswith(("solutions/", "exercises/", "tests/")) for n in names)
     assert not any("/tests/" in n or "/tools/" in n or n.endswith(".pyc") for n in names)
     assert not [n for n, p in zip(names, files) if p.suffix == ".py" and "### BEGIN SOLUTION" in p.read_text()]

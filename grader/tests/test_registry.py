@@ -163,3 +163,17 @@ def test_a_sixth_exercise_needs_only_its_own_files(tmp_path):
     grader("release", tmp_path / "template")
     assert (tmp_path / "template" / "exercises" / "toy.py").read_text() == stub
     assert "`doubles`" in (tmp_path / "template" / "README.md").read_text()
+
+
+def test_check_finds_nothing_wrong_here_and_what_is_wrong_elsewhere(tmp_path):
+    from grader.tools import lab_check
+
+    assert lab_check.all_problems() == {part: [] for part in lab_check.PARTS}
+    (tmp_path / "LAB.md").write_text("# A handout without the sections\n")
+    missing_sections = lab_check.handout_problems(tmp_path)
+    assert len(missing_sections) == sum(1 + bool(e.experiment) for e in registry.REGISTRY), missing_sections
+    (tmp_path / "solutions").mkdir()
+    (tmp_path / "solutions" / "collate.py").write_text("def something_else():\n    pass\n")
+    problems = lab_check.registry_problems(tmp_path)
+    assert "collate: solutions/collate.py does not define the entry point pad_collate" in problems
+    assert any("grader/inside/probes/tokens.py is missing" in p for p in problems), problems

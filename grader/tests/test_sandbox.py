@@ -436,7 +436,7 @@ def test_huge_exception_message_is_cut(sandbox):
 
 def test_preflight_ignores_forged_entry_points(tmp_path):
     """Hostile corpus (forged_result): a forged preflight answer must not crash the runner."""
-    from grader.engine import runner
+    from grader.engine.preflight import preflight
 
     (tmp_path / "collate.py").write_text("")
 
@@ -452,8 +452,8 @@ def test_preflight_ignores_forged_entry_points(tmp_path):
             return ProbeResult(status="ok", data=self.data)
 
     for data in ({"score": 100}, [1], None, "x", {}):
-        assert runner._preflight(Fake(data), "collate") == ""
-    assert runner._preflight(Fake({"pad_collate": "not implemented: x"}), "collate").startswith("not implemented")
+        assert preflight(Fake(data), "collate") == ""
+    assert preflight(Fake({"pad_collate": "not implemented: x"}), "collate").startswith("not implemented")
 
 
 def test_context_keeps_flags_per_check():

@@ -25,12 +25,12 @@ from __future__ import annotations
 import ast
 import functools
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader import registry
 from grader.paths import REPO
+from grader.toml_file import read_toml
 from grader.tools.stubs import BEGIN, END
 
 CONTRACT = REPO / "grader" / "engine" / "contract.toml"
@@ -69,10 +69,7 @@ class Entry:
 
 def load(path: Path = CONTRACT) -> list[Entry]:
     """The entries of ``path``, promises first, each kind in file order; ContractError for bad TOML or unknown fields."""
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ContractError(f"{path}: {exc}") from None
+    data = read_toml(path, "the contract table lists every promise of the docstrings", ContractError)
     unknown = set(data) - set(KINDS)
     if unknown:
         raise ContractError(f"{path}: unknown tables {sorted(unknown)}; expected [[promise]] and [[explained]]")

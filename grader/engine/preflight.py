@@ -1,0 +1,49 @@
+"""The preflight: can an exercise be checked at all? One import and one tiny call per exercise.
+
+A file that is missing, does not import, or whose entry points all still
+raise NotImplementedError gets one message on all its checks, which then do
+not run: a stub costs milliseconds instead of seconds of worker start-ups.
+"""
+
+from __future__ import annotations
+
+from grader import registry
+from grader.sandbox import Sandbox
+from grader.shared.common import PROBES_PACKAGE
+
+PREFLIGHT_TIMEOUT_S = 20.0
+
+
+def preflight(sandbox: Sandbox, exercise: str, timeout_scale: float = 1.0) -> str:
+    """'' if the exercise can be checked, else the one message that all its checks get."""
+    filename = f"{exercise}.py"
+    limit = PREFLIGHT_TIMEOUT_S * timeout_scale
+    if filename not in sandbox.copied:
+        reason = sandbox.skipped.get(filename, "")
+        return f"{filename} is missing from the submission" + (f" ({reason})" if reason else "")
+    loaded = sandbox.run(f"{PROBES_PACKAGE}.common:load", {"exercise": exercise}, timeout=limit)
+    if loaded.status == "timeout":
+        return f"importing {filename} did not finish within {limit:.0f} s (an endless loop at import time?){_where(loaded)}"
+    if not loaded.ok:
+        detail = loaded.error or loaded.status
+        if loaded.error_type == "SyntaxError" and "utf-8" in detail.lower():
+            return f"{filename} is not valid UTF-8 text: {detail}. Save the file as UTF-8."
+        return f"{filename} could not be imported: {detail}"
+    entries = sandbox.run(f"{PROBES_PACKAGE}.common:entry_points", {"exercise": exercise}, timeout=limit)
+    if entries.status == "timeout":
+        return (f"calling the code of {filename} once on a tiny input did not finish within {limit:.0f} s "
+                f"(an endless loop or a blocking call?){_where(entries)}")
+    if not (entries.ok and isinstance(entries.data, dict) and entries.data
+            and all(isinstance(v, str) for v in entries.data.values())):
+        return ""  # not plain stub answers (the submission may have forged them): let the checks judge
+    if all(v.startswith("not implemented") for v in entries.data.values()):
+        names = list(entries.data)
+        verb = "raises" if len(names) == 1 else "raise"
+        return (f"not implemented yet: {', '.join(names)} still {verb} NotImplementedError (start with the docstrings in "
+                f"{filename}, then {registry.exercise(exercise).pointer})")
+    return ""
+
+
+def _where(result) -> str:
+    """Where the student's code was when a probe that timed out was stopped, on lines of its own ('' if unknown)."""
+    return f"\n{result.traceback.strip()}" if result.status == "timeout" and result.traceback.strip() else ""
