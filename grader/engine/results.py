@@ -197,7 +197,7 @@ class ExerciseResult:
 class GradeResult:
     """A whole grading run of one submission.
 
-    ``started_at`` is an ISO 8601 UTC timestamp (e.g. ``2025-01-31T12:00:00Z``),
+    ``started_at`` is an ISO 8601 UTC timestamp (e.g. ``2025-01-31T12:00:00+00:00``),
     ``integrity_flags`` are notes for the instructor (never a deduction by
     themselves), ``gpu`` names the accelerator used (``"none"`` when CPU only),
     ``isolation`` says how the student's code was isolated:

@@ -5,7 +5,7 @@ itself: Gradescope's ``results.json`` against a schema written from the
 "Autograder Specifications" (grader/tests/schemas/), JUnit XML by parsing it
 and checking the common JUnit schema rules by hand, Markdown by counting
 table columns and code fences, CSV by reading it back. Classroom 50's
-result has its own tests (test_classroom50.py). A perfect submission on a
+result has its own tests (test_hosts.py, through the bundle it runs in). A perfect submission on a
 runner without a GPU must look perfect in every one of them.
 
 Golden files
