@@ -16,12 +16,12 @@ from pathlib import Path
 
 from grader.cli import CommandError
 from grader.engine.results import GradeResult
-from grader.writers.text import pts, ran
+from grader.writers.formatting import pts, ran
 
 
 def summary(result: GradeResult) -> tuple[bool, str]:
     """(every check that ran passed, one line saying so)."""
-    checks = ran(result.checks())
+    checks = ran(result.all_checks())
     failed = [f"{c.exercise}/{c.name}" for c in checks if not c.passed]
     line = f"Score {pts(result.score)} / {pts(result.max_score)}: "
     if not failed:

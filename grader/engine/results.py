@@ -264,7 +264,7 @@ class GradeResult:
         (gradebook, summary) need, a few kilobytes whatever the report held."""
         return dataclasses.replace(self.with_text_limit(0), integrity_flags=list(self.integrity_flags))
 
-    def checks(self) -> list[CheckResult]:
+    def all_checks(self) -> list[CheckResult]:
         """All checks, in exercise order."""
         return [c for e in self.exercises for c in e.checks]
 

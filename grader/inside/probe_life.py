@@ -119,7 +119,7 @@ def _dump_stacks(state: ZygoteState) -> None:
 
 
 @dataclasses.dataclass
-class _Outcome:
+class ChildEnd:
     status: int | None = None  # wait status; None if it had to be killed
     result: bytes = b""
     timed_out: bool = False
@@ -142,9 +142,9 @@ def _drain(fd: int, buf: bytearray, cap: int) -> bool:
     return False
 
 
-def _wait_child(state: ZygoteState, pid: int, result_r: int, deadline: float) -> _Outcome:
+def _wait_child(state: ZygoteState, pid: int, result_r: int, deadline: float) -> ChildEnd:
     """Collect the child's result and wait for its exit, up to ``deadline``."""
-    outcome, buf = _Outcome(), bytearray()
+    outcome, buf = ChildEnd(), bytearray()
     cap = state.cfg.limits.result_cap + 8
     pidfd = os.pidfd_open(pid)
     os.set_blocking(result_r, False)
@@ -241,7 +241,7 @@ def _death_text(cfg: ZygoteConfig, status: int, output: str, timeout: float) -> 
     return text
 
 
-def _interpret(cfg: ZygoteConfig, outcome: _Outcome, output: str, timeout: float) -> ProbeResult:
+def _interpret(cfg: ZygoteConfig, outcome: ChildEnd, output: str, timeout: float) -> ProbeResult:
     """Turn what the child left behind into a ProbeResult (its frame may be forged)."""
     if outcome.timed_out:
         return ProbeResult("timeout", error=f"probe did not finish within {timeout:g} s and was killed")

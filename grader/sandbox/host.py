@@ -122,6 +122,8 @@ class Sandbox:
         self.privileges_dropped = False
         self.zygote_start_s = 0.0
         self._requests = 0  # ids of RunRequests, unique per sandbox
+        self.copied: tuple[str, ...] = ()  # the contract files copied into the jail (set in _lay_out)
+        self.skipped: dict[str, str] = {}  # contract file -> why it was not copied ("missing", "is a symbolic link...")
 
         self._root = Path(tempfile.mkdtemp(prefix="grader-sandbox-"))
         self.code_dir = self._root / "code"

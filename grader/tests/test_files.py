@@ -184,7 +184,7 @@ def test_bounded_cuts_every_text_field_of_a_result():
 def test_the_result_model_bounds_every_text_and_the_writers_fit_their_caps():
     from grader.engine.results import TEXT_LIMITS, CheckResult, ExerciseResult, GradeResult
     from grader.writers import to_console, to_gradescope, to_json, to_markdown
-    from grader.writers.text import JSON_REPORT_BYTES, MARKDOWN_REPORT_BYTES
+    from grader.writers.formatting import JSON_REPORT_BYTES, MARKDOWN_REPORT_BYTES
 
     huge = "é" * 2_000_000  # two bytes each in UTF-8
     checks = [CheckResult(name=f"c{i}", exercise="collate", status="failed", score=0, max_score=1, message=huge, output=huge)

@@ -64,7 +64,7 @@ from grader.tools.intake import Intake, IntakeError, annotate, read_commit
 from grader.tools.intake_folder import read_folder
 from grader.tools.record_submissions import Submission, parse_time
 from grader.writers import class_summary_markdown, gradebook_csv, to_json, to_markdown
-from grader.writers.text import JSON_REPORT_BYTES
+from grader.writers.formatting import JSON_REPORT_BYTES
 
 GRADE_TIMEOUT_S = 900
 #: Variables a grading process never needs: the tokens of the class.
@@ -234,7 +234,7 @@ def _finish(out: Path, student: str, provenance: dict, intake: Intake) -> None:
     write_text(out / "feedback" / f"{student}.md", to_markdown(result))
 
 
-#: The largest per-student report merge reads: twice what the grader ever writes (writers.text.JSON_REPORT_BYTES).
+#: The largest per-student report merge reads: twice what the grader ever writes (writers.formatting.JSON_REPORT_BYTES).
 MAX_REPORT_BYTES = 2 * JSON_REPORT_BYTES
 #: The most characters of a student's .error.txt that reach the gradebook.
 MAX_ERROR_CHARS = 2000

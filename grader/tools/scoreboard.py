@@ -58,7 +58,7 @@ MANY_POINTS = 10
 
 
 @dataclass
-class Outcome:
+class EntryOutcome:
     """What the report says of one corpus entry under one judge: "held", "failed", "hidden" (an expected
     failure, on purpose), "skipped", or "not run"; and the test's recorded properties (for a wrong answer's
     grading: ``failed_checks`` and ``points_lost``)."""
@@ -79,8 +79,8 @@ def corpus_ids() -> dict[str, list[str]]:
             "repositories": repositories, "public": wrong}
 
 
-def read_junit(path: Path) -> dict[tuple[str, str], Outcome]:
-    """{(function, entry id): Outcome} for every corpus test case in a JUnit report."""
+def read_junit(path: Path) -> dict[tuple[str, str], EntryOutcome]:
+    """{(function, entry id): EntryOutcome} for every corpus test case in a JUnit report."""
     found = {}
     functions = {function for function, _ in JUDGES.values()}
     for case in ET.parse(path).getroot().iter("testcase"):
@@ -97,11 +97,11 @@ def read_junit(path: Path) -> dict[tuple[str, str], Outcome]:
             state = "held" if problem is None else "failed"
         message = (problem.get("message") if problem is not None else skipped.get("message") if skipped is not None else "") or ""
         properties = {p.get("name", ""): p.get("value", "") for p in case.iter("property")}
-        found[(function, rest[:-1])] = Outcome(state, float(case.get("time", 0)), message[:300], properties)
+        found[(function, rest[:-1])] = EntryOutcome(state, float(case.get("time", 0)), message[:300], properties)
     return found
 
 
-def losses(wrong: dict[str, Outcome]) -> dict[str, tuple[float, list[str]]]:
+def losses(wrong: dict[str, EntryOutcome]) -> dict[str, tuple[float, list[str]]]:
     """{wrong answer: (points lost, the checks it fails)} for every answer whose grading recorded them."""
     found = {}
     for entry, outcome in wrong.items():
@@ -111,7 +111,7 @@ def losses(wrong: dict[str, Outcome]) -> dict[str, tuple[float, list[str]]]:
     return found
 
 
-def loss_lines(wrong: dict[str, Outcome]) -> list[str]:
+def loss_lines(wrong: dict[str, EntryOutcome]) -> list[str]:
     """The points lost per wrong answer: their distribution, then each answer's checks and points, most first."""
     lost = losses(wrong)
     if not lost:
@@ -125,13 +125,13 @@ def loss_lines(wrong: dict[str, Outcome]) -> list[str]:
     return lines
 
 
-def outcomes(report: dict[tuple[str, str], Outcome]) -> dict[str, dict[str, Outcome]]:
-    """{kind: {entry id: Outcome}} for every corpus entry; "not run" when the report lacks it."""
-    return {kind: {entry: report.get((JUDGES[kind][0], entry), Outcome("not run")) for entry in entries}
+def outcomes(report: dict[tuple[str, str], EntryOutcome]) -> dict[str, dict[str, EntryOutcome]]:
+    """{kind: {entry id: EntryOutcome}} for every corpus entry; "not run" when the report lacks it."""
+    return {kind: {entry: report.get((JUDGES[kind][0], entry), EntryOutcome("not run")) for entry in entries}
             for kind, entries in corpus_ids().items()}
 
 
-def render(by_kind: dict[str, dict[str, Outcome]]) -> str:
+def render(by_kind: dict[str, dict[str, EntryOutcome]]) -> str:
     lines = ["grader scoreboard", ""]
     for kind in GRADED:
         entries = by_kind[kind]
@@ -166,7 +166,7 @@ def render(by_kind: dict[str, dict[str, Outcome]]) -> str:
     return "\n".join(lines)
 
 
-def holds(by_kind: dict[str, dict[str, Outcome]]) -> bool:
+def holds(by_kind: dict[str, dict[str, EntryOutcome]]) -> bool:
     graded = [o for kind in GRADED for o in by_kind[kind].values()]
     public_ran = any(o.state != "not run" for o in by_kind["public"].values())
     return (all(o.state in ("held", "skipped") for o in graded)

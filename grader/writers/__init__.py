@@ -26,12 +26,12 @@ from typing import Optional, Union
 from grader.engine.results import GradeResult
 from grader.report_files import append_text, write_text
 from grader.writers.console import to_console
+from grader.writers.formatting import MESSAGE_LIMIT
 from grader.writers.gradebook import GRADEBOOK_COLUMNS, class_summary_markdown, gradebook_csv
 from grader.writers.gradescope import gradescope_payload, to_gradescope
 from grader.writers.json_report import to_json
 from grader.writers.junit import to_junit
 from grader.writers.markdown import to_markdown
-from grader.writers.text import MESSAGE_LIMIT
 
 __all__ = ["MESSAGE_LIMIT", "GRADEBOOK_COLUMNS", "to_console", "to_json", "to_markdown", "gradescope_payload",
            "to_gradescope", "to_junit", "gradebook_csv", "class_summary_markdown", "write_all"]

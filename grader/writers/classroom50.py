@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from grader.engine.results import GradeResult
-from grader.writers.text import clean, cut, scored
+from grader.writers.formatting import clean, cut, scored
 
 SCHEMA = "classroom50/result/v1"
 #: Where each identity field comes from: the environment the Classroom 50 runner gives an autograder.

@@ -6,7 +6,7 @@ import sys
 from typing import Optional
 
 from grader.engine.results import GradeResult
-from grader.writers.text import clean, cut, isolation_text, one_line, pct, pts, replay_hint, secs
+from grader.writers.formatting import clean, cut, isolation_text, one_line, pct, pts, replay_hint, secs
 
 _SYMBOLS_UNICODE = {"passed": "✓", "failed": "✗", "error": "!", "timeout": "⧖", "skipped": "…"}
 _SYMBOLS_ASCII = {"passed": "+", "failed": "x", "error": "!", "timeout": "T", "skipped": "-"}
@@ -53,7 +53,7 @@ def to_console(result: GradeResult, color: bool = False, unicode: Optional[bool]
         lines.append(f"Time limits: x{result.timeout_scale:g} (--timeout-scale)")
     lines += [f"Isolation: {isolation_text(result)}", rule]
 
-    width = max((len(c.name) for c in result.checks()), default=10)
+    width = max((len(c.name) for c in result.all_checks()), default=10)
     for ex in result.exercises:
         lines += ["", paint("1", f"{ex.name}: {pts(ex.score)} / {pts(ex.max_score)}")]
         if ex.note:

@@ -9,8 +9,8 @@ from collections import Counter
 from typing import Iterable, Optional, Tuple
 
 from grader.engine.results import EXERCISES, GradeResult
+from grader.writers.formatting import clean, pct, pts, secs
 from grader.writers.markdown import md_inline
-from grader.writers.text import clean, pct, pts, secs
 
 #: A gradebook row: (student name, result or None when the grader failed, error message).
 GradebookRow = Tuple[str, Optional[GradeResult], str]

@@ -12,8 +12,8 @@ import json
 
 from grader.engine.results import CheckResult, GradeResult
 from grader.isolation import LEVEL_MEANINGS
+from grader.writers.formatting import JSON_REPORT_BYTES, clean, cut, fit, isolation_text, pts, replay_hint, scored
 from grader.writers.markdown import md_code_block, md_inline
-from grader.writers.text import JSON_REPORT_BYTES, clean, cut, fit, isolation_text, pts, replay_hint, scored
 
 
 def _test_output(check: CheckResult) -> str:
@@ -73,7 +73,7 @@ def gradescope_payload(result: GradeResult) -> dict:
 
 def to_gradescope(result: GradeResult) -> str:
     """:func:`gradescope_payload` as JSON text, for ``/autograder/results/results.json`` (at most
-    :data:`~grader.writers.text.JSON_REPORT_BYTES`, free text cut to fit)."""
+    :data:`~grader.writers.formatting.JSON_REPORT_BYTES`, free text cut to fit)."""
     return fit(lambda r: json.dumps(gradescope_payload(r), indent=2, ensure_ascii=False) + "\n", result, JSON_REPORT_BYTES)
 
 

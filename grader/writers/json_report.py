@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from grader.engine.results import GradeResult
-from grader.writers.text import JSON_REPORT_BYTES, fit
+from grader.writers.formatting import JSON_REPORT_BYTES, fit
 
 
 def to_json(result: GradeResult) -> str:
@@ -23,8 +23,8 @@ def to_json(result: GradeResult) -> str:
          "timeout_scale": float}
 
     ``GradeResult.from_dict(json.loads(to_json(r))) == r`` for every result
-    whose JSON fits in :data:`~grader.writers.text.JSON_REPORT_BYTES`; a
-    larger one has its free text cut until it fits (:func:`~grader.writers.text.fit`).
+    whose JSON fits in :data:`~grader.writers.formatting.JSON_REPORT_BYTES`; a
+    larger one has its free text cut until it fits (:func:`~grader.writers.formatting.fit`).
     """
     return fit(_render, result, JSON_REPORT_BYTES)
 

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Optional, Sequence, Tuple
 
 from grader.engine.results import GradeResult
-from grader.writers.text import MESSAGE_LIMIT, clean, cut, pts
+from grader.writers.formatting import MESSAGE_LIMIT, clean, cut, pts
 
 
 def _xml_text(text: object, limit: Optional[int] = MESSAGE_LIMIT) -> str:

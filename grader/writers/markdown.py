@@ -6,7 +6,7 @@ import html
 import re
 
 from grader.engine.results import ExerciseResult, GradeResult
-from grader.writers.text import MARKDOWN_REPORT_BYTES, all_ran_passed, clean, cut, fit, isolation_text, one_line, pct, pts, ran, secs
+from grader.writers.formatting import MARKDOWN_REPORT_BYTES, all_ran_passed, clean, cut, fit, isolation_text, one_line, pct, pts, ran, secs
 
 _MD_STATUS = {"passed": "✅", "failed": "❌", "error": "💥", "timeout": "⏱️", "skipped": "⏭️"}
 LEGEND = ("✅ passed (an exercise: every check that ran passed) · 🟡 some points · ❌ failed, no points · "
@@ -55,7 +55,7 @@ def to_markdown(result: GradeResult) -> str:
 
     Untrusted text outside code blocks is HTML- and Markdown-escaped;
     messages go into fences longer than any backtick run inside them. At most
-    :data:`~grader.writers.text.MARKDOWN_REPORT_BYTES` (free text cut to fit).
+    :data:`~grader.writers.formatting.MARKDOWN_REPORT_BYTES` (free text cut to fit).
     """
     return fit(_render, result, MARKDOWN_REPORT_BYTES)
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from grader import registry
+from grader.sandbox import Sandbox
 from grader.shared.common import PROBES_PACKAGE
 
 #: Workers per pool, by start method. fork and forkserver pools are cheap (a fork of
@@ -95,7 +96,7 @@ class Context:
     :data:`MAX_FLAGS_PER_CHECK` are kept per check.
     """
 
-    sandbox: object
+    sandbox: Sandbox
     seed: int
     outputs: dict = field(default_factory=dict)  # check nodeid -> captured student output
     flags: dict = field(default_factory=dict)  # every Flag seen so far, in order (values None)
@@ -114,8 +115,10 @@ class Context:
         """A NumPy Generator for one check, a pure function of the run seed and the check's name."""
         return np.random.default_rng([self.seed, zlib.crc32(name.encode())])
 
-    def run_probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
-        """Run ``grader.inside.probes.<function>`` in the sandbox; return the whole ProbeResult or raise ProbeProblem.
+    def run_probe(self, probe: str, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
+        """Run the probe ``probe`` ("<module>:<function>" of ``grader.inside.probes``) in the sandbox.
+
+        Returns the whole ProbeResult, or raises ProbeProblem.
 
         ``case`` names the input in words ("on an empty token file"); a
         ProbeProblem's message then starts with it. The probe gets
@@ -130,7 +133,7 @@ class Context:
             raise ProbeProblem("timeout", f"timed out: this check used up its time budget of {budget:.0f} s running your "
                                "code. Look for an infinite loop, a worker that never returns, or a blocking call.")
         timeout = min(timeout, remaining)
-        result = self.sandbox.run(f"{PROBES_PACKAGE}.{function}", args, timeout=timeout)
+        result = self.sandbox.run(f"{PROBES_PACKAGE}.{probe}", args, timeout=timeout)
         if result.output:
             self.outputs[self.current] = (self.outputs.get(self.current, "") + result.output)[-2000:]
         seen = self.flags_by_check.setdefault(self.current, {})
@@ -142,9 +145,9 @@ class Context:
             return result
         raise problem_from(result, timeout, case)
 
-    def probe(self, function, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
-        """Run ``grader.inside.probes.<function>`` in the sandbox; return its data or raise ProbeProblem (see run_probe)."""
-        return self.run_probe(function, timeout, case=case, **args).data
+    def probe(self, probe: str, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
+        """Run the probe ``probe`` ("<module>:<function>") in the sandbox; return its data or raise ProbeProblem (see run_probe)."""
+        return self.run_probe(probe, timeout, case=case, **args).data
 
 
 # A stub's message, as the stubs raise it ("collate.py: pad_collate is not implemented yet ...").

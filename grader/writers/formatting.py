@@ -103,5 +103,5 @@ def scored(checks: list[CheckResult]) -> list[CheckResult]:
 
 def all_ran_passed(result: GradeResult | ExerciseResult) -> bool:
     """True when every check that ran passed (skipped checks are neither passes nor failures)."""
-    checks = result.checks() if isinstance(result, GradeResult) else result.checks
+    checks = result.all_checks() if isinstance(result, GradeResult) else result.checks
     return all(c.passed for c in ran(checks))
