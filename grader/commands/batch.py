@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from grader.cli import CommandError
 from grader.isolation import LEVELS, meets
-from grader.sandbox.host import expected_isolation
+from grader.sandbox.expected import expected_isolation
 from grader.tools.batch import (
     GRADE_TIMEOUT_S,
     BatchError,

@@ -35,7 +35,6 @@ from __future__ import annotations
 import atexit
 import json
 import os
-import platform
 import secrets
 import subprocess
 import sys
@@ -50,28 +49,17 @@ from grader.sandbox import identity
 from grader.sandbox import jail as jail_module
 from grader.sandbox.files import INIT_SOURCE, SUBMISSION_PACKAGE, copy_submission, stage_modules
 from grader.sandbox.jail import Availability
-from grader.shared import channel, kernel
+from grader.sandbox.zygote_setup import zygote_argv, zygote_config
+from grader.shared import channel
 from grader.shared.channel import ChannelError
 from grader.shared.common import FORKSERVER_PROCESS_NAME, remove_tree
-from grader.shared.messages import Exit, Limits, ProbeResult, Ready, RunRequest, ZygoteConfig
+from grader.shared.messages import Exit, Limits, ProbeResult, Ready, RunRequest
 from grader.shared.proctree import descendants, kill_descendants
 from grader.text import clean_text
 
 START_TIMEOUT = 120.0  # seconds for the zygote to preload and report ready
 ANSWER_GRACE = 30.0  # seconds beyond a probe's timeout before the zygote counts as hung
-#: The most a probe may leave in its scratch folders and /dev/shm: the jail's own tmpfs caps (256 MB of
-#: scratch and 256 MB of /dev/shm), measured by the zygote where there is no jail (grader.inside.quota).
-WRITE_QUOTA_MB = 512
 JAIL_MODES = ("auto", "off")
-
-#: The probes' whole environment; the zygote adds HOME and TMPDIR (the probe's scratch).
-PROBE_ENV = {"LANG": "C.UTF-8", "USER": "sandbox", "LOGNAME": "sandbox", "PYTHONHASHSEED": "0",
-             "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1",
-             "PYTHONNOUSERSITE": "1"}
-
-_BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
-         "from grader.inside.zygote import main; main(int(sys.argv[2]), int(sys.argv[3]))")
-
 
 class SandboxError(RuntimeError):
     """The sandbox itself failed (no jail where one was required, a zygote that would not start)."""
@@ -110,7 +98,7 @@ class Sandbox:
         self.jailed = found.ok  # the zygote runs in bubblewrap's namespaces
         self._layers = {"namespaces": found.reason} if found.ok else {}
         self._missing = {} if found.ok else {"namespaces": found.reason}
-        self._uid = None  # set in _lay_out: probes run under a uid of their own where that is possible
+        self.probe_uid = None  # set in _lay_out: probes run under a uid of their own where that is possible
 
         self._lock = threading.RLock()
         self._proc: subprocess.Popen | None = None
@@ -125,13 +113,13 @@ class Sandbox:
         self.copied: tuple[str, ...] = ()  # the contract files copied into the jail (set in _lay_out)
         self.skipped: dict[str, str] = {}  # contract file -> why it was not copied ("missing", "is a symbolic link...")
 
-        self._root = Path(tempfile.mkdtemp(prefix="grader-sandbox-"))
-        self.code_dir = self._root / "code"
-        self.lib_dir = self._root / "lib"
+        self.root = Path(tempfile.mkdtemp(prefix="grader-sandbox-"))
+        self.code_dir = self.root / "code"
+        self.lib_dir = self.root / "lib"
         try:
             self._lay_out(tuple(files))
         except BaseException:
-            remove_tree(self._root)
+            remove_tree(self.root)
             raise
         self.isolation = Isolation.from_layers(self._layers, self._missing)
         atexit.register(self.close)
@@ -148,13 +136,13 @@ class Sandbox:
             os.chmod(folder, 0o555)
         stage_modules(("grader.inside.zygote", "grader.shared.common", *self.probe_modules), self.lib_dir)
         if not self.jailed:
-            (self._root / "scratch").mkdir(mode=0o711)
-            (self._root / "capture").mkdir(mode=0o700)
-            os.chmod(self._root, 0o711)  # a private uid must reach code/, lib/ and scratch/ (mkdtemp made it 0700)
+            (self.root / "scratch").mkdir(mode=0o711)
+            (self.root / "capture").mkdir(mode=0o700)
+            os.chmod(self.root, 0o711)  # a private uid must reach code/, lib/ and scratch/ (mkdtemp made it 0700)
         if why_not := self._why_no_private_uid():
             self._missing["uid"] = why_not
         else:
-            self._uid = identity.unused_uid()
+            self.probe_uid = identity.unused_uid()
             self._layers["uid"] = "probes run under a uid of their own, without capabilities"
 
     def _why_no_private_uid(self) -> str:
@@ -168,7 +156,7 @@ class Sandbox:
 
     def _weak_paths(self) -> list[str]:
         """What probes outside a jail must reach: the interpreter and the staged code."""
-        return [*jail_module.interpreter_paths(), str(self.lib_dir), str(self.code_dir), str(self._root / "scratch")]
+        return [*jail_module.interpreter_paths(), str(self.lib_dir), str(self.code_dir), str(self.root / "scratch")]
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -194,38 +182,6 @@ class Sandbox:
         pid = self.zygote_pid
         return [p for p in descendants(pid) if not _is_forkserver(p, pid)] if pid else []
 
-    def _config(self) -> ZygoteConfig:
-        if self.jailed:
-            paths = dict(lib_dir=jail_module.LIB_DIR, code_dir=jail_module.CODE_DIR, scratch_root=jail_module.SCRATCH_DIR,
-                         capture_dir=jail_module.CAPTURE_DIR)
-        else:
-            paths = dict(lib_dir=str(self.lib_dir), code_dir=str(self.code_dir),
-                         scratch_root=str(self._root / "scratch"), capture_dir=str(self._root / "capture"))
-        bin_dir = os.path.dirname(sys.executable)
-        env = dict(PROBE_ENV, PATH=f"{bin_dir}:/usr/local/bin:/usr/bin:/bin")
-        return ZygoteConfig(**paths, preload=list(self.preload), probe_modules=list(self.probe_modules),
-                            limits=self.limits, env=env, uid=self._uid,
-                            gid=None if self._uid is None else identity.NOGROUP, kernel_layers=self.kernel_layers,
-                            **self._landlock_rules(paths), write_quota_mb=WRITE_QUOTA_MB)
-
-    def _landlock_rules(self, paths: dict[str, str]) -> dict[str, list[str]]:
-        """What the processes that run student code may touch, as the zygote sees the paths: read and execute
-        the system, the interpreter, the staged probes and the submission; read /proc and the random devices;
-        write only the scratch folders, /dev/shm (DataLoader workers share tensors there) and /dev/null."""
-        system = [path for path in jail_module.SYSTEM_PATHS if os.path.exists(path)]
-        devices = jail_module.gpu_device_paths() if self.gpu else []
-        return {"read_exec": [*system, *jail_module.interpreter_paths(), paths["lib_dir"], paths["code_dir"]],
-                "read_only": [*jail_module.LOADER_FILES, "/proc", "/dev/urandom", "/dev/random",
-                              *(["/sys"] if self.gpu else [])],
-                "read_write": [paths["scratch_root"], paths["capture_dir"], "/dev/shm", "/dev/null", *devices]}
-
-    def _argv(self, cfg: ZygoteConfig, req_r: int, resp_w: int) -> list[str]:
-        zygote = [sys.executable, "-I", "-B", "-c", _BOOT, cfg.lib_dir, str(req_r), str(resp_w),
-                  f"--grader-sandbox={self.token}"]
-        if not self.jailed:
-            return zygote
-        return [*jail_module.command(self.lib_dir, self.code_dir, gpu=self.gpu), *zygote]
-
     def start(self) -> None:
         """Start the zygote unless it is running; raises :class:`SandboxError`."""
         with self._lock:
@@ -235,14 +191,14 @@ class Sandbox:
                 return
             self._stop_zygote()
             started = time.monotonic()
-            cfg = self._config()
+            cfg = zygote_config(self)
             req_r, self._req_w = os.pipe()
             self._resp_r, resp_w = os.pipe()
-            with open(self._root / "zygote.log", "ab") as log:
+            with open(self.root / "zygote.log", "ab") as log:
                 try:
                     self._proc = subprocess.Popen(
-                        self._argv(cfg, req_r, resp_w), pass_fds=(req_r, resp_w), env=cfg.env,
-                        cwd=self._root, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+                        zygote_argv(self, cfg, req_r, resp_w), pass_fds=(req_r, resp_w), env=cfg.env,
+                        cwd=self.root, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
                 finally:
                     os.close(req_r)
                     os.close(resp_w)
@@ -281,7 +237,7 @@ class Sandbox:
 
     def _log_tail(self) -> str:
         try:
-            return (self._root / "zygote.log").read_text(errors="replace")[-3000:]
+            return (self.root / "zygote.log").read_text(errors="replace")[-3000:]
         except OSError:
             return ""
 
@@ -322,9 +278,9 @@ class Sandbox:
                 atexit.unregister(self.close)
                 if os.getpid() == self._owner_pid:
                     try:
-                        remove_tree(self._root)
+                        remove_tree(self.root)
                     except OSError as exc:
-                        print(f"grader: could not remove the sandbox folder {self._root}: {exc}",
+                        print(f"grader: could not remove the sandbox folder {self.root}: {exc}",
                               file=sys.stderr, flush=True)
 
     # ------------------------------------------------------------------ probes
@@ -392,27 +348,3 @@ def _is_forkserver(pid: int, zygote: int) -> bool:
         return False
     name, after = stat[stat.find(b"(") + 1:stat.rfind(b")")], stat[stat.rfind(b")") + 2:].split()
     return name == FORKSERVER_PROCESS_NAME and int(after[1]) == zygote
-
-
-
-
-def expected_isolation(jail: str = "auto", kernel_layers: bool = True) -> Isolation:
-    """The isolation a sandbox started here would get, decided without starting one (``batch`` checks it first).
-
-    The uid layer is left out: whether probes get a uid of their own also
-    depends on where the sandbox's folders are, and no level depends on it.
-    """
-    found = jail_module.availability() if jail == "auto" else Availability(False, "the jail was turned off (--jail off)")
-    layers, missing = ({"namespaces": found.reason}, {}) if found.ok else ({}, {"namespaces": found.reason})
-    if not kernel_layers:
-        missing.update(landlock="the kernel's layers were turned off", seccomp="the kernel's layers were turned off")
-        return Isolation.from_layers(layers, missing)
-    if version := kernel.landlock_probe()[0]:
-        layers["landlock"] = f"ABI {version}"
-    else:
-        missing["landlock"] = "this kernel has no Landlock (or it is disabled)"
-    if kernel.seccomp_filter_here():
-        layers["seccomp"] = f"a filter for {platform.machine()}"
-    else:
-        missing["seccomp"] = f"no seccomp filter for {sys.platform} on {platform.machine()}"
-    return Isolation.from_layers(layers, missing)

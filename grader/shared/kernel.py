@@ -1,7 +1,7 @@
 """What the running kernel offers the sandbox's layers, asked without applying any.
 
 Both sides ask: the host, to say before it starts a sandbox which isolation
-level a grading will get (:func:`grader.sandbox.host.expected_isolation`);
+level a grading will get (:func:`grader.sandbox.expected.expected_isolation`);
 the zygote, inside the jail, before it applies the layers
 (:mod:`grader.inside.landlock`, :mod:`grader.inside.seccomp`). Standard
 library only; never raises.

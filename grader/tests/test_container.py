@@ -88,7 +88,7 @@ def test_grader_expects_contained_isolation(tmp_path):
     """In the container, bwrap cannot make namespaces; Landlock and seccomp still can be had: "contained"."""
     (tmp_path / "submission").mkdir()
     (tmp_path / "results").mkdir()
-    code = "from grader.sandbox.host import expected_isolation; print(expected_isolation().to_dict())"
+    code = "from grader.sandbox.expected import expected_isolation; print(expected_isolation().to_dict())"
     proc = container.run_in_container([sys.executable, "-c", code], source=REPO, submission=tmp_path / "submission",
                                       results=tmp_path / "results",
                                       env=dict(container.CONTAINER_ENV, PYTHONPATH=f"{container.AUTOGRADER}/source"))

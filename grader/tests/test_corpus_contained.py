@@ -18,7 +18,7 @@ import pytest
 
 from grader.engine.runner import grade
 from grader.registry import EXERCISES
-from grader.sandbox.host import expected_isolation
+from grader.sandbox.expected import expected_isolation
 from grader.tools import corpus
 
 SEED = 4

@@ -283,14 +283,14 @@ def reports_after_exit():
 
 def _expected_level(where: str) -> str:
     """The isolation a grading here gets: the jail on this machine (where it can be made), contained in the container."""
-    from grader.sandbox.host import expected_isolation
+    from grader.sandbox.expected import expected_isolation
 
     return "contained" if where == "container" else expected_isolation().level
 
 
 def _container_reason() -> str:
     """'' where the simulated container can run and gives "contained", else why not."""
-    from grader.sandbox.host import expected_isolation
+    from grader.sandbox.expected import expected_isolation
 
     if why := container.available():
         return why

@@ -26,7 +26,7 @@ import threading
 import pytest
 
 from grader.paths import REPO
-from grader.sandbox.host import expected_isolation
+from grader.sandbox.expected import expected_isolation
 from grader.tests import container
 
 CANARY = "GRADER_REACH_CANARY"
