@@ -1,7 +1,8 @@
 """What runs inside the jail: the zygote, the probe child, the kernel's layers and the probes.
 
 * :mod:`~grader.inside.zygote`: the protocol server; :mod:`~grader.inside.probe_life`:
-  one probe child's life (fork, wait, quota, interpretation of what it left);
+  one probe child's life (fork, lock down, clean up), :mod:`~grader.inside.probe_wait`
+  waiting for it and reading what it left, :mod:`~grader.inside.stack_dumps` where a hung one was;
 * :mod:`~grader.inside.lockdown`: limits, environment and identity of a probe child;
 * :mod:`~grader.inside.layers` with :mod:`~grader.inside.landlock` and
   :mod:`~grader.inside.seccomp`: the kernel's layers, applied before the first fork;

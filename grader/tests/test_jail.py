@@ -152,7 +152,8 @@ def test_a_forged_flood_of_flags_is_bounded(two_sandboxes):
     alice, _ = two_sandboxes
     started = time.monotonic()
     result = alice.run(probe("forge_many_flags"), {"n": 100_000})
-    assert time.monotonic() - started < 10
+    # Bounded means seconds, not minutes (a quadratic merge of 100,000 flags took minutes); loose for a loaded runner.
+    assert time.monotonic() - started < 30
     assert len(result.flags) <= 24
     assert len(set(result.flags)) == len(result.flags)
     assert all(isinstance(flag, Flag) for flag in result.flags)
