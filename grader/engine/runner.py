@@ -130,14 +130,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
                  jail=jail, min_isolation=min_isolation, kernel_layers=kernel_layers, gpu=use_gpu) as sandbox:
         phases["sandbox_start"] = round(sandbox.zygote_start_s, 3)
         ctx = Context(sandbox=sandbox, seed=seed, use_gpu=use_gpu, timeout_scale=timeout_scale)
-        unavailable = {}
-        for exercise in selected:
-            began = time.monotonic()
-            note = preflight(sandbox, exercise, timeout_scale)
-            phases[f"preflight/{exercise}"] = round(time.monotonic() - began, 3)
-            if note:
-                unavailable[exercise] = note
-                progress(f"  {exercise}: {note}")
+        unavailable = _preflight_all(sandbox, selected, timeout_scale, progress, phases)
         plugin = ChecksPlugin(ctx, selected, unavailable, progress)
         try:
             run_checks(plugin, fail_fast, check_time_limit_s)
@@ -173,6 +166,19 @@ def _summarize(flags) -> list[str]:
         what = f"replaced {name}" if kind == "replaced" else f"tried to install a hook ({name}), blocked,"
         lines.append(f"{what} while {where} was graded ({n} probe{'s' if n > 1 else ''})")
     return lines
+
+
+def _preflight_all(sandbox: Sandbox, selected: list[str], timeout_scale: float, progress, phases: dict) -> dict[str, str]:
+    """{exercise: the one message all its checks get} for the exercises that cannot be checked; times go to ``phases``."""
+    unavailable = {}
+    for exercise in selected:
+        began = time.monotonic()
+        note = preflight(sandbox, exercise, timeout_scale)
+        phases[f"preflight/{exercise}"] = round(time.monotonic() - began, 3)
+        if note:
+            unavailable[exercise] = note
+            progress(f"  {exercise}: {note}")
+    return unavailable
 
 
 def _cleaned(progress):

@@ -105,6 +105,16 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
+def _clean_up(cfg: ZygoteConfig, scratch: str) -> None:
+    """Remove what the probe left: its scratch folder and, outside a jail, its files in the machine's /dev/shm."""
+    try:
+        remove_tree(scratch)
+    except OSError as exc:
+        print(f"zygote: could not remove {scratch}: {exc}", file=sys.stderr, flush=True)
+    if cfg.write_quota_mb and cfg.uid is not None:
+        quota.remove_shm_files(cfg.uid)  # the machine's /dev/shm: nothing of the probe's may stay
+
+
 def run_one(state: ZygoteState, request: RunRequest) -> ProbeResult:
     """Fork a child for one probe request and return its result."""
     cfg = state.cfg
@@ -144,12 +154,7 @@ def run_one(state: ZygoteState, request: RunRequest) -> ProbeResult:
     where = where_it_hung(capture_fd, cfg) if outcome.timed_out else ""
     output = read_output(capture_fd, cfg.limits.output_limit)
     os.close(capture_fd)
-    try:
-        remove_tree(scratch)
-    except OSError as exc:
-        print(f"zygote: could not remove {scratch}: {exc}", file=sys.stderr, flush=True)
-    if cfg.write_quota_mb and cfg.uid is not None:
-        quota.remove_shm_files(cfg.uid)  # the machine's /dev/shm: nothing of the probe's may stay
+    _clean_up(cfg, scratch)
     result = interpret(cfg, outcome, output, request.timeout)
     growth = max(0, outcome.peak_rss_kb - rss_at_start) / 1024 if outcome.peak_rss_kb and rss_at_start else 0.0
     if outcome.timed_out:

@@ -59,29 +59,7 @@ def to_junit(result: GradeResult) -> str:
         _add_properties(suite, [("score", pts(ex.score)), ("max_score", pts(ex.max_score)),
                                 ("seed", str(result.seed))] + ([("note", cut(ex.note))] if ex.note else []))
         for c in ex.checks:
-            case = ET.SubElement(suite, "testcase", {
-                "classname": f"grader.{_xml_text(ex.name, None)}",
-                "name": _xml_text(c.name, None),
-                "time": f"{c.duration_s:.3f}",
-            })
-            _add_properties(case, [("score", pts(c.score)), ("max_score", pts(c.max_score))]
-                            + ([("description", c.description)] if c.description else []))
-            message = _xml_text(c.message)
-            if c.status == "failed":
-                tag, kind = "failure", "failed"
-            elif c.status in ("error", "timeout"):
-                tag, kind = "error", c.status
-            elif c.status == "skipped":
-                tag, kind = "skipped", "skipped"
-            else:
-                tag = kind = ""
-            if tag:
-                el = ET.SubElement(case, tag, message=_first_line(message))
-                if tag != "skipped":
-                    el.set("type", kind)
-                el.text = message
-            if c.output:
-                ET.SubElement(case, "system-out").text = _xml_text(c.output)
+            _add_case(suite, ex.name, c)
         totals.update(tests=len(ex.checks), failures=counts["failed"],
                       errors=counts["error"] + counts["timeout"], skipped=counts["skipped"])
     for key in ("tests", "failures", "errors", "skipped"):
@@ -89,3 +67,28 @@ def to_junit(result: GradeResult) -> str:
     root.set("time", f"{result.duration_s:.3f}")
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+#: check status -> (element, its type attribute); a passed check has no element.
+_STATUS_ELEMENTS = {"failed": ("failure", "failed"), "error": ("error", "error"), "timeout": ("error", "timeout"),
+                    "skipped": ("skipped", "")}
+
+
+def _add_case(suite: ET.Element, exercise: str, c) -> None:
+    """One ``<testcase>`` for check ``c``: its properties, the element of its status, its output."""
+    case = ET.SubElement(suite, "testcase", {
+        "classname": f"grader.{_xml_text(exercise, None)}",
+        "name": _xml_text(c.name, None),
+        "time": f"{c.duration_s:.3f}",
+    })
+    _add_properties(case, [("score", pts(c.score)), ("max_score", pts(c.max_score))]
+                    + ([("description", c.description)] if c.description else []))
+    message = _xml_text(c.message)
+    if c.status in _STATUS_ELEMENTS:
+        tag, kind = _STATUS_ELEMENTS[c.status]
+        el = ET.SubElement(case, tag, message=_first_line(message))
+        if kind:
+            el.set("type", kind)
+        el.text = message
+    if c.output:
+        ET.SubElement(case, "system-out").text = _xml_text(c.output)
