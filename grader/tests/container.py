@@ -54,7 +54,7 @@ SIM_DIR = "/run/container-sim"
 SHM_SIZE = 64 << 20
 CONTAINER_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root", "LANG": "C.UTF-8"}
 _SIM_FILES = {"container_launch.py": REPO / "grader" / "tests" / "container_launch.py",
-              "seccomp.py": REPO / "grader" / "sandbox" / "seccomp.py"}
+              "seccomp.py": REPO / "grader" / "inside" / "seccomp.py"}
 
 
 def available() -> str | None:

@@ -2,7 +2,7 @@
 
 Runs inside bubblewrap (see :mod:`grader.tests.container`), as root with every
 capability, from :data:`grader.tests.container.SIM_DIR`, where it sits beside
-a read-only copy of ``grader/sandbox/seccomp.py``; it imports nothing else
+a read-only copy of ``grader/inside/seccomp.py``; it imports nothing else
 (``python -I -S``)::
 
     container_launch.py POLICY BOUNDING SETPRIV -- COMMAND...

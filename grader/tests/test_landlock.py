@@ -1,4 +1,4 @@
-"""The Landlock layer (grader/sandbox/landlock.py): what a restricted process can no longer do.
+"""The Landlock layer (grader/inside/landlock.py): what a restricted process can no longer do.
 
 Each test restricts a freshly forked child (a domain can never be left) and
 checks, where it can, the same action before the restriction (the control),

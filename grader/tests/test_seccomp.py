@@ -1,4 +1,4 @@
-"""The seccomp layer (grader/sandbox/seccomp.py): what each policy refuses, and what still works under it.
+"""The seccomp layer (grader/inside/seccomp.py): what each policy refuses, and what still works under it.
 
 Each filter is installed in a freshly forked child (a filter can never be
 removed).  Every refused call is made twice with the same arguments, in a

@@ -1,4 +1,4 @@
-"""grader/sandbox/tracebacks.py: the student's frames, the library call that raised, no machine paths."""
+"""grader/inside/tracebacks.py: the student's frames, the library call that raised, no machine paths."""
 
 from __future__ import annotations
 
