@@ -78,3 +78,28 @@ def test_only_the_inside_and_shared_packages_are_staged(tmp_path):
     outside = [p for p in staged if not p.startswith(("grader/inside/", "grader/shared/")) and p != "grader/__init__.py"]
     assert not outside, f"staged into the jail but not inside code: {outside}"
     assert "grader/inside/zygote.py" in staged and "grader/inside/probes/collate.py" in staged
+
+
+def test_a_command_that_does_not_import_is_an_error_not_a_missing_command(monkeypatch):
+    from grader import cli
+
+    monkeypatch.setitem(cli.INSTRUCTOR_COMMANDS, "broken", "grader.commands.no_such_module")
+    with pytest.raises(ModuleNotFoundError, match="grader.commands.no_such_module"):
+        cli.build_parser()
+
+
+def test_a_command_error_is_exit_2_with_the_command_named(capsys):
+    from grader import cli
+
+    assert cli.main(["batch", "--out", "nowhere", "--jobs", "0"]) == 2
+    assert capsys.readouterr().err.strip() == "python -m grader batch: error: --jobs must be at least 1"
+
+
+def test_every_command_module_has_the_front_end_shape():
+    import importlib
+
+    from grader import cli
+
+    for name, module_name in cli.commands().items():
+        module = importlib.import_module(module_name)
+        assert isinstance(module.HELP, str) and callable(module.add_arguments) and callable(module.run), name
