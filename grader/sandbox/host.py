@@ -49,7 +49,7 @@ from grader.sandbox import identity
 from grader.sandbox import jail as jail_module
 from grader.sandbox.files import INIT_SOURCE, SUBMISSION_PACKAGE, copy_submission, stage_modules
 from grader.sandbox.jail import Availability
-from grader.sandbox.zygote_setup import zygote_argv, zygote_config
+from grader.sandbox.zygote_setup import zygote_argv, zygote_config, zygote_paths
 from grader.shared import channel
 from grader.shared.channel import ChannelError
 from grader.shared.common import FORKSERVER_PROCESS_NAME, remove_tree
@@ -191,13 +191,16 @@ class Sandbox:
                 return
             self._stop_zygote()
             started = time.monotonic()
-            cfg = zygote_config(self)
+            paths = zygote_paths(jailed=self.jailed, root=self.root, lib_dir=self.lib_dir, code_dir=self.code_dir)
+            cfg = zygote_config(paths, preload=self.preload, probe_modules=self.probe_modules, limits=self.limits,
+                                uid=self.probe_uid, kernel_layers=self.kernel_layers, gpu=self.gpu)
             req_r, self._req_w = os.pipe()
             self._resp_r, resp_w = os.pipe()
             with open(self.root / "zygote.log", "ab") as log:
                 try:
                     self._proc = subprocess.Popen(
-                        zygote_argv(self, cfg, req_r, resp_w), pass_fds=(req_r, resp_w), env=cfg.env,
+                        zygote_argv(cfg, req_r, resp_w, token=self.token, jailed=self.jailed, lib_dir=self.lib_dir,
+                                    code_dir=self.code_dir, gpu=self.gpu), pass_fds=(req_r, resp_w), env=cfg.env,
                         cwd=self.root, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
                 finally:
                     os.close(req_r)

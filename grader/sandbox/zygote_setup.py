@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from grader.sandbox import identity
 from grader.sandbox import jail as jail_module
-from grader.shared.messages import ZygoteConfig
-
-if TYPE_CHECKING:
-    from grader.sandbox.host import Sandbox
+from grader.shared.messages import Limits, ZygoteConfig
 
 #: The most a probe may leave in its scratch folders and /dev/shm: the jail's own tmpfs caps (256 MB of
 #: scratch and 256 MB of /dev/shm), measured by the zygote where there is no jail (grader.inside.quota).
@@ -31,20 +28,23 @@ BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
          "from grader.inside.zygote import main; main(int(sys.argv[2]), int(sys.argv[3]))")
 
 
-def zygote_config(sandbox: Sandbox) -> ZygoteConfig:
-    """What the zygote is told when it starts: its folders as it sees them, its limits, its environment and rules."""
-    if sandbox.jailed:
-        paths = dict(lib_dir=jail_module.LIB_DIR, code_dir=jail_module.CODE_DIR, scratch_root=jail_module.SCRATCH_DIR,
-                     capture_dir=jail_module.CAPTURE_DIR)
-    else:
-        paths = dict(lib_dir=str(sandbox.lib_dir), code_dir=str(sandbox.code_dir),
-                     scratch_root=str(sandbox.root / "scratch"), capture_dir=str(sandbox.root / "capture"))
+def zygote_paths(*, jailed: bool, root: Path, lib_dir: Path, code_dir: Path) -> dict[str, str]:
+    """The zygote's folders as it sees them: inside a jail, the jail's own paths."""
+    if jailed:
+        return dict(lib_dir=jail_module.LIB_DIR, code_dir=jail_module.CODE_DIR, scratch_root=jail_module.SCRATCH_DIR,
+                    capture_dir=jail_module.CAPTURE_DIR)
+    return dict(lib_dir=str(lib_dir), code_dir=str(code_dir), scratch_root=str(root / "scratch"),
+                capture_dir=str(root / "capture"))
+
+
+def zygote_config(paths: dict[str, str], *, preload: tuple[str, ...], probe_modules: tuple[str, ...], limits: Limits,
+                  uid: int | None, kernel_layers: bool, gpu: bool) -> ZygoteConfig:
+    """What the zygote is told when it starts: its folders, its limits, its environment, the probes' uid and rules."""
     bin_dir = os.path.dirname(sys.executable)
     env = dict(PROBE_ENV, PATH=f"{bin_dir}:/usr/local/bin:/usr/bin:/bin")
-    return ZygoteConfig(**paths, preload=list(sandbox.preload), probe_modules=list(sandbox.probe_modules),
-                        limits=sandbox.limits, env=env, uid=sandbox.probe_uid,
-                        gid=None if sandbox.probe_uid is None else identity.NOGROUP, kernel_layers=sandbox.kernel_layers,
-                        **landlock_rules(paths, sandbox.gpu), write_quota_mb=WRITE_QUOTA_MB)
+    return ZygoteConfig(**paths, preload=list(preload), probe_modules=list(probe_modules), limits=limits, env=env,
+                        uid=uid, gid=None if uid is None else identity.NOGROUP, kernel_layers=kernel_layers,
+                        **landlock_rules(paths, gpu), write_quota_mb=WRITE_QUOTA_MB)
 
 
 def landlock_rules(paths: dict[str, str], gpu: bool) -> dict[str, list[str]]:
@@ -59,10 +59,10 @@ def landlock_rules(paths: dict[str, str], gpu: bool) -> dict[str, list[str]]:
             "read_write": [paths["scratch_root"], paths["capture_dir"], "/dev/shm", "/dev/null", *devices]}
 
 
-def zygote_argv(sandbox: Sandbox, cfg: ZygoteConfig, req_r: int, resp_w: int) -> list[str]:
-    """The zygote's command line, inside bubblewrap when the sandbox is jailed."""
-    zygote = [sys.executable, "-I", "-B", "-c", BOOT, cfg.lib_dir, str(req_r), str(resp_w),
-              f"--grader-sandbox={sandbox.token}"]
-    if not sandbox.jailed:
+def zygote_argv(cfg: ZygoteConfig, req_r: int, resp_w: int, *, token: str, jailed: bool, lib_dir: Path,
+                code_dir: Path, gpu: bool) -> list[str]:
+    """The zygote's command line (``token`` marks it), inside bubblewrap when ``jailed``."""
+    zygote = [sys.executable, "-I", "-B", "-c", BOOT, cfg.lib_dir, str(req_r), str(resp_w), f"--grader-sandbox={token}"]
+    if not jailed:
         return zygote
-    return [*jail_module.command(sandbox.lib_dir, sandbox.code_dir, gpu=sandbox.gpu), *zygote]
+    return [*jail_module.command(lib_dir, code_dir, gpu=gpu), *zygote]
