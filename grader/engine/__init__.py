@@ -1,6 +1,6 @@
-"""The grading engine: the runner, the rubric, the result model, the checks and the probes.
+"""The grading engine, a library: the runner, the pytest plugin, the preflight, the rubric, the result model, the checks.
 
-Imports run one way: tools -> engine -> sandbox; the writers depend only on
-the result model. This file imports nothing: the probes are staged into the
-sandbox's jail with it.
+Imports run one way: commands -> tools -> writers -> engine -> sandbox ->
+shared. The engine imports no writer and no command; the probes it asks for
+are :mod:`grader.inside.probes`, named by string and run inside the jail.
 """

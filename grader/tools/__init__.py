@@ -1,6 +1,6 @@
-"""The instructor's tools: stubs, release, publish, host bundles, batch, merge, bench, scoreboard, corpus.
+"""The instructor's tools: stubs, release, publish, host bundles, intake, batch and merge, bench, scoreboard, corpus, checks of the lab's files.
 
-They are left out of the published grader (``python -m grader publish``),
-which the students' workflows and the hosts run: only the engine, the
-sandbox and the writers go there.
+Their command lines are in :mod:`grader.commands`. They are left out of the
+published grader (``python -m grader publish``), which the students'
+workflows and the hosts run.
 """
