@@ -22,8 +22,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-# The lab script's helper, one copy for both: iterate a DataLoader, always shut its workers down.
-from exercises.lab import batches  # noqa: F401  (re-exported to the test modules)
+# The lab script's helpers, one copy for both: iterate a DataLoader, always shut its workers down; the handout's
+# whole-batch recipe (TokenWindows.read_batch behind batch_size=None and a BatchSampler).
+from exercises.lab import WholeBatches, batches  # noqa: F401  (re-exported to the test modules)
 
 #: The exercises, from lab.toml at the top of the repository (the lab's one list of them).
 LAB = tomllib.loads((Path(__file__).resolve().parent.parent / "lab.toml").read_text(encoding="utf-8"))["exercise"]
@@ -135,8 +136,11 @@ def seed_worker_here(lab):
         random.setstate(random_state)
 
 
-WORKER_TIMEOUT_S = 30
-"""DataLoader(timeout=...) for worker tests: a hung worker fails the test instead of freezing it."""
+WORKER_TIMEOUT_S = 60
+"""DataLoader(timeout=...) for worker tests: a hung worker fails the test instead of freezing it.
+
+60 s, as PyTorch's own DataLoader tests (15 s proved flaky there): a cold spawn worker imports torch first.
+The worker tests' pytest time limits sit above it."""
 
 
 def worker_loader(dataset, start_method, num_workers=2, **kwargs):
