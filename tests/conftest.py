@@ -1,9 +1,14 @@
 """Shared set-up of the public tests.
 
-The tests run against ``exercises/`` (your code) by default, and against
-another package with ``pytest --impl solutions`` (or ``LAB_IMPL=solutions``).
-Run one exercise's tests with its marker: ``pytest -m collate`` (also
-``sharding``, ``seeding``, ``bucketing``, ``tokens``).
+The tests run against ``exercises/`` (your code). ``--impl PACKAGE`` (or
+``LAB_IMPL=PACKAGE``) tests another package that holds the same five
+modules instead. Run one exercise's tests with its marker: ``pytest -m
+collate`` (also ``sharding``, ``seeding``, ``bucketing``, ``tokens``).
+
+``LAB_START_METHOD=forkserver`` (or ``spawn``, ``fork``) makes that the
+default start method of this test process, as Python 3.14 makes
+forkserver the default on Linux; the worker tests run every start method
+your platform has whatever the default.
 
 A test that hits a stub still raising NotImplementedError is reported on one
 line ("not done yet: ...") instead of a traceback.
@@ -34,7 +39,12 @@ _NOT_DONE = re.compile(r"(?<![\w.])[\w.]++: [\w.]++ is not implemented yet[^\n]*
 
 
 def pytest_configure(config):
-    """One marker per exercise (``pytest -m collate``), named in lab.toml."""
+    """One marker per exercise (``pytest -m collate``), named in lab.toml; LAB_START_METHOD's default start method."""
+    method = os.environ.get("LAB_START_METHOD")
+    if method:
+        import multiprocessing
+
+        multiprocessing.set_start_method(method, force=True)
     for number, entry in enumerate(LAB, start=1):
         config.addinivalue_line("markers", f"{entry['name']}: exercise {number}, {', '.join(entry['entry_points'])}")
 
@@ -43,7 +53,7 @@ def pytest_addoption(parser):
     parser.addoption(
         "--impl",
         default=os.environ.get("LAB_IMPL", "exercises"),
-        help="package whose implementations are tested: exercises (default) or solutions",
+        help="package whose implementations are tested (default: exercises, your code)",
     )
 
 
