@@ -68,25 +68,27 @@ def bench_bucketing(repeats, n=1_000_000, batch_size=64):
 def bench_tokens(repeats, tokens=1_000_000, samples=50_000):
     """Median samples/s with 0 workers at each level of experiment (d), and of the raw gather (the ceiling).
 
-    A level whose method is not written yet is left out (``{level: None}``).
+    A level whose method is not written yet is ``None``.
     """
-    lab = _lab()
-    TokenWindows = importlib.import_module(f"{PACKAGE}.tokens").TokenWindows
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:  # a memmap left open must not fail the end
         path = Path(tmp) / "train.bin"
         np.random.default_rng(0).integers(0, 50_257, size=tokens).astype(np.uint16).tofile(path)
-        windows = TokenWindows(path, 64)
-        rates = {}
-        for _ in range(repeats):
-            for level, loader in lab.throughput_loaders(windows, 0, 0, None).items():
-                if level in rates and rates[level] is None:
-                    continue
-                try:
-                    rates.setdefault(level, []).append(lab.samples_per_second(loader, samples))
-                except NotImplementedError:
-                    rates[level] = None
-            rates.setdefault("raw gather, no DataLoader", []).append(lab.raw_gather_per_second(path, samples))
-        del windows  # its memmap closes before the folder goes
+        return token_rates(path, repeats, samples)  # its datasets and their memmaps are gone before the folder goes
+
+
+def token_rates(path, repeats, samples):
+    lab = _lab()
+    windows = importlib.import_module(f"{PACKAGE}.tokens").TokenWindows(path, 64)
+    rates = {}
+    for _ in range(repeats):
+        for level, loader in lab.throughput_loaders(windows, 0, 0, None).items():
+            if level in rates and rates[level] is None:
+                continue
+            try:
+                rates.setdefault(level, []).append(lab.samples_per_second(loader, samples))
+            except NotImplementedError:
+                rates[level] = None
+        rates.setdefault("raw gather, no DataLoader", []).append(lab.raw_gather_per_second(path, samples))
     return {level: statistics.median(r) if r else None for level, r in rates.items()}
 
 

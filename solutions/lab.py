@@ -314,14 +314,15 @@ def run_throughput(ctx, seed, result, token_file, samples=20_000, repeats=3):
     TokenWindows = exercise("tokens").TokenWindows
     inspect_tokens(TokenWindows, token_file, result)
     windows = TokenWindows(token_file, block_size=64)
-    rates = result.setdefault("samples_per_s", {})
     result.update(samples=samples, repeats=repeats)
-    for workers in (0, NUM_WORKERS):
-        for level in ("per item", "__getitems__", "whole batches"):
-            runs = [samples_per_second(throughput_loaders(windows, seed, workers, ctx)[level], samples) for _ in range(repeats)]
-            rates[f"{workers} workers, {level}"] = round(statistics.median(runs))
-    result["raw_gather_per_s"] = round(statistics.median(raw_gather_per_second(token_file, samples, seed=seed)
-                                                         for _ in range(repeats)))
+    runs = {}
+    for _ in range(repeats):  # rounds of every setup in turn, so that a busy machine slows them alike
+        for workers in (0, NUM_WORKERS):
+            for level, loader in throughput_loaders(windows, seed, workers, ctx).items():
+                runs.setdefault(f"{workers} workers, {level}", []).append(samples_per_second(loader, samples))
+        runs.setdefault("raw gather", []).append(raw_gather_per_second(token_file, samples, seed=seed))
+    result["raw_gather_per_s"] = round(statistics.median(runs.pop("raw gather")))
+    result["samples_per_s"] = {name: round(statistics.median(rates)) for name, rates in runs.items()}
 
 
 #: The largest pickle of a TokenWindows that holds only its path and sizes (a pickled memmap of the lab's file is 100 kB).
