@@ -180,7 +180,7 @@ def test_whole_batches_in_worker_processes(lab, token_file, start_method):
     fails_here_if_not_done(lambda: ds.read_batch([0]))  # opened in the parent first: workers must still receive only the path
     sampler = BatchSampler(SequentialSampler(range(len(ds))), batch_size=5, drop_last=False)
     expected = [ds.read_batch(indices) for indices in sampler]
-    with batches(worker_loader(WholeBatches(ds), start_method, sampler=sampler, batch_size=None)) as it:
+    with batches(worker_loader(WholeBatches(ds), start_method, num_workers=1, sampler=sampler, batch_size=None)) as it:
         got = list(it)
     assert len(got) == len(expected), f"with {start_method} workers: expected {len(expected)} whole batches, got {len(got)}"
     for index, ((gx, gy), (ex, ey)) in enumerate(zip(got, expected)):
