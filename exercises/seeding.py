@@ -1,6 +1,7 @@
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
-At each ``iter(loader)`` the DataLoader draws a base seed from its
+Each time the DataLoader starts its workers (at every ``iter(loader)``, or
+once with ``persistent_workers=True``) it draws a base seed from its
 ``generator`` (or from torch's global RNG when there is none), and worker w
 runs with ``torch.initial_seed() == base_seed + w``. PyTorch seeds torch,
 ``random`` and NumPy's legacy global RNG in each worker, but an RNG *object*

@@ -52,7 +52,8 @@ class TokenWindows(Dataset):
     tensors, bools, floats) is outside this contract: they may work or
     raise.
 
-    ``ds.__getitems__(indices)`` reads a whole batch: see its docstring.
+    ``ds.read_batch(indices)`` reads a whole batch as two ``(B, T)`` tensors,
+    and ``ds.__getitems__(indices)`` as a list of pairs: see their docstrings.
 
     Laziness: the file is opened with ``numpy.memmap`` only when tokens are
     first needed, and is never read whole. Pickling the dataset, at any time
@@ -77,8 +78,31 @@ class TokenWindows(Dataset):
     def __getitem__(self, i):
         raise NotImplementedError('tokens: TokenWindows.__getitem__ is not implemented yet. Read its docstring, then LAB.md, "LM pretraining data" and "Experiment (d): throughput".')
 
+    def read_batch(self, indices):
+        """Read a whole batch of windows as two ``(B, T)`` tensors: ``x`` and ``y`` stacked, from one gather.
+
+        ``indices`` is a list of Python ints, each valid for ``ds[i]``; an
+        invalid one raises ``IndexError`` as ``ds[i]`` would. Other containers
+        (a NumPy array, a tensor, a tuple) are outside this contract: they may
+        work or raise. Returns ``(x, y)``, two int64 tensors of shape
+        ``(len(indices), block_size)`` whose row k is ``ds[indices[k]]``'s x
+        and y: what ``torch.stack`` of the per-item reads gives. No indices
+        give two tensors of shape ``(0, block_size)``, even for an empty file.
+        The tokens of all the windows are taken from the memmap with one
+        gather (one fancy-indexing read of a ``(len(indices), block_size + 1)``
+        block), not one read per window. Widening that block to int64 in one
+        step, rather than window by window, is the cheap way.
+
+        A DataLoader hands it whole batches with ``batch_size=None`` over a
+        ``BatchSampler``: each "index" the loader fetches is then a list of
+        indices, and a dataset whose ``__getitem__(indices)`` returns
+        ``ds.read_batch(indices)`` yields ready ``(B, T)`` batches, with no
+        collate step (see LAB.md, "Experiment (d): throughput").
+        """
+        raise NotImplementedError('tokens: TokenWindows.read_batch is not implemented yet. Read its docstring, then LAB.md, "LM pretraining data" and "Experiment (d): throughput".')
+
     def __getitems__(self, indices):
-        """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
+        """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, as the rows of ``read_batch(indices)``.
 
         The DataLoader calls this instead of one ``ds[i]`` per index when it
         exists (automatic batching). ``indices`` is a list of Python ints,
@@ -87,10 +111,8 @@ class TokenWindows(Dataset):
         are outside this contract: they may work or raise. Returns a list of
         ``(x, y)`` pairs equal to the per-item reads, so ``default_collate``
         builds the same batch; no indices give ``[]``, even for an empty
-        file. The tokens of all the windows are taken from the memmap with
-        one gather (one fancy-indexing read of a
-        ``(len(indices), block_size + 1)`` block), not one read per window.
-        Widening that block to int64 in one step, rather than window by
-        window, is the cheap way.
+        file. Define it through ``read_batch``: it reads the memmap no more
+        often than ``read_batch(indices)`` does, so the whole batch comes
+        from that one gather.
         """
         raise NotImplementedError('tokens: TokenWindows.__getitems__ is not implemented yet. Read its docstring, then LAB.md, "LM pretraining data" and "Experiment (d): throughput".')

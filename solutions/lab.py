@@ -5,23 +5,27 @@ and "Experiment (d): throughput".
 
     python -m exercises.lab                 # your code
     python -m exercises.lab --only c        # one experiment
-    python -m solutions.lab                 # the reference (instructors)
     python -m exercises.lab --mp-context spawn --seed 1 --json results.json
     python -m exercises.lab --only d --repeats 1 --samples 2000   # a quick look at (d)
 
 (a) sharding: 2,000 integers on 2 workers, without sharding (every worker
     yields the whole stream; needs no code of yours), then ``ShardedRange``.
 (b) seeding: samples that draw a random mask from the dataset's own ``rng``,
-    on 2 workers with ``worker_init_fn=seed_worker``: reruns, workers, epochs
-    (the masks each worker draws are compared, not the shuffled batches).
+    on 2 workers, first without a ``worker_init_fn`` (which draws repeat
+    across workers and epochs; needs no code of yours), then with
+    ``worker_init_fn=seed_worker``: reruns, workers, epochs (the masks each
+    worker draws are compared, not the shuffled batches).
 (c) bucketing: 2,000 lengths uniform in [4, 64], batch 32: the padded
     fraction of random batches, of ``BucketBatchSampler`` with pools of 50
     batches, and with pools of one batch (which must pad like random batches).
-(d) throughput: ``TokenWindows`` samples per second, item by item and with
-    ``__getitems__``, with 0 and 2 workers (printed, never judged: they
-    depend on the machine); and what makes it fast, judged: the pickle a
-    worker receives (after ``__init__`` and after use) and how many reads
-    of the memmap ``__getitems__`` makes for a batch.
+(d) throughput: ``TokenWindows`` samples per second at three levels, item
+    by item, with ``__getitems__`` and as whole batches (``read_batch``
+    behind ``batch_size=None`` and a ``BatchSampler``), with 0 and 2 workers,
+    next to a raw NumPy gather without a DataLoader (the data path's
+    ceiling), each with its share of the ceiling (printed, never judged:
+    they depend on the machine); and what makes it fast, judged: the pickle
+    a worker receives (after ``__init__`` and after use) and how many reads
+    of the memmap ``read_batch`` and ``__getitems__`` make for a batch.
 
 Each experiment needs only its own exercise. An exercise that is not
 implemented yet is reported as such and the other experiments still run.
@@ -58,6 +62,8 @@ from torch.utils.data import BatchSampler, DataLoader, Dataset, IterableDataset,
 
 PACKAGE = __spec__.parent if __spec__ and __spec__.parent else "exercises"
 NUM_WORKERS = 2
+#: Tokens in the lab's token file (2 MB of uint16): large enough that a gather pays for the memory it touches.
+TOKENS = 1_000_000
 TITLES = {"a": "sharding an iterable dataset", "b": "seeding workers", "c": "bucketing by length", "d": "throughput"}
 
 
@@ -112,6 +118,23 @@ class MaskedSamples(Dataset):
         return self.tokens[i].masked_fill(torch.from_numpy(masked), 0)
 
 
+class WholeBatches(Dataset):
+    """Whole batches from ``TokenWindows.read_batch``: use with ``batch_size=None`` and ``sampler=BatchSampler(...)``.
+
+    With ``batch_size=None`` the loader does no batching of its own: each "index" it fetches is what the sampler
+    yields, here a list of indices from the BatchSampler, and each item is already a ``(B, T)`` batch.
+    """
+
+    def __init__(self, windows):
+        self.windows = windows
+
+    def __len__(self):
+        return len(self.windows)
+
+    def __getitem__(self, indices):
+        return self.windows.read_batch(indices)
+
+
 class PerItem(Dataset):
     """Hides a dataset's ``__getitems__`` so the loader fetches item by item."""
 
@@ -143,27 +166,44 @@ def run_sharding(ctx, seed, result):
                   sharded_exactly_once=sorted(sharded) == list(range(n)))
 
 
-def run_seeding(ctx, seed, result):
-    """(b) Masked samples on 2 workers with seed_worker: reruns, workers and epochs."""
-    seed_worker = exercise("seeding").seed_worker
-    dataset = MaskedSamples()
+def masked_epochs(dataset, ctx, seed, count, worker_init_fn):
+    """``count`` epochs of one loader over ``dataset`` (batch 8, shuffled, 2 workers), each a list of batches."""
+    loader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=NUM_WORKERS, worker_init_fn=worker_init_fn,
+                        generator=torch.Generator().manual_seed(seed), multiprocessing_context=ctx)
+    runs = []
+    for _ in range(count):
+        with batches(loader) as it:
+            runs.append(list(it))
+    return runs
 
-    def epochs(count):
-        loader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=NUM_WORKERS, worker_init_fn=seed_worker,
-                            generator=torch.Generator().manual_seed(seed), multiprocessing_context=ctx)
-        runs = []
-        for _ in range(count):
-            with batches(loader) as it:
-                runs.append(list(it))
-        return runs
 
-    first, second = epochs(2)
-    (rerun,) = epochs(1)
-    # Only the masks are drawn (masked tokens are 0, no real token is): batch k of an epoch holds the k-th masks its
-    # worker drew, whichever samples the shuffle put there. Workers take batches in turn: batch 0 came from worker 0,
-    # batch 1 from worker 1.
+def mask_repeats(first, second):
+    """How the masks of two epochs repeat: (batches whose masks equal the other worker's, of how many; batches whose
+    masks equal the same batch of the other epoch, of how many).
+
+    Only the masks are drawn (masked tokens are 0, no real token is): batch k of an epoch holds the k-th masks its
+    worker drew, whichever samples the shuffle put there. Workers take batches in turn: batch 0 came from worker 0,
+    batch 1 from worker 1, and so on.
+    """
     masks = [[batch == 0 for batch in run] for run in (first, second)]
-    result.update(samples=len(dataset),
+    pairs = list(zip(masks[0][0::2], masks[0][1::2]))
+    across_workers = sum(torch.equal(a, b) for a, b in pairs)
+    across_epochs = sum(torch.equal(a, b) for a, b in zip(*masks, strict=True))
+    return (across_workers, len(pairs)), (across_epochs, len(masks[0]))
+
+
+def run_seeding(ctx, seed, result):
+    """(b) Masked samples on 2 workers without a worker_init_fn (no exercise code), then with seed_worker: reruns,
+    workers and epochs."""
+    dataset = MaskedSamples()
+    workers, epochs = mask_repeats(*masked_epochs(dataset, ctx, seed, 2, None))
+    result.update(samples=len(dataset), unseeded_worker_repeats=workers, unseeded_epoch_repeats=epochs)
+    seed_worker = exercise("seeding").seed_worker
+    first, second = masked_epochs(dataset, ctx, seed, 2, seed_worker)
+    (rerun,) = masked_epochs(dataset, ctx, seed, 1, seed_worker)
+    workers, epochs = mask_repeats(first, second)
+    masks = [[batch == 0 for batch in run] for run in (first, second)]
+    result.update(seeded_worker_repeats=workers, seeded_epoch_repeats=epochs,
                   rerun_identical=all(torch.equal(a, b) for a, b in zip(first, rerun, strict=True)),
                   workers_differ=not torch.equal(masks[0][0], masks[0][1]),
                   epochs_differ=not all(torch.equal(a, b) for a, b in zip(*masks, strict=True)))
@@ -225,33 +265,64 @@ def counted_memmap_reads():
 
 
 def inspect_tokens(TokenWindows, token_file, result, batch=64):
-    """(d) What a worker receives and what a batch costs: pickle sizes after __init__ and after use, memmap reads per batch."""
+    """(d) What a worker receives and what a batch costs: pickle sizes after __init__ and after use, memmap reads per
+    batch of read_batch and of __getitems__."""
     windows = TokenWindows(token_file, block_size=64)
     result["pickle_bytes_after_init"] = len(pickle.dumps(windows))
     len(windows), windows[0], windows.__getitems__([1, 2])
     result["pickle_bytes_after_use"] = len(pickle.dumps(windows))
     with counted_memmap_reads() as counter:
         counted = TokenWindows(token_file, block_size=64)
-        counted.__getitems__([0])  # opens the memmap
-        before = counter.reads
-        counted.__getitems__(list(range(batch)))
-        result.update(batch=batch, memmap_reads_per_batch=counter.reads - before)
+        counted[0]  # opens the memmap
+        result["batch"] = batch
+        for key, read in (("read_batch_reads_per_batch", counted.read_batch), ("memmap_reads_per_batch", counted.__getitems__)):
+            before = counter.reads
+            read(list(range(batch)))
+            result[key] = counter.reads - before
+
+
+def raw_gather_per_second(token_file, samples, block=64, batch=64, seed=0):
+    """The ceiling of the data path: random (B, T) windows gathered straight from a memmap and widened, no DataLoader."""
+    tokens = np.memmap(token_file, dtype=np.uint16, mode="r")
+    try:
+        rng, count = np.random.default_rng(seed), 0
+        span = np.arange(block + 1)
+        start = time.perf_counter()
+        while count < samples:
+            offsets = rng.integers(0, len(tokens) - block, size=batch)[:, None] + span
+            windows = torch.from_numpy(tokens[offsets].astype(np.int64))
+            x, _y = windows[:, :-1], windows[:, 1:]
+            count += len(x)
+        return count / (time.perf_counter() - start)
+    finally:
+        tokens._mmap.close()  # closed before the lab's temporary folder goes (Windows cannot delete a mapped file)
+
+
+def throughput_loaders(windows, seed, workers, ctx, batch=64):
+    """{level: DataLoader} for one worker count: per item, __getitems__ (automatic batching), whole batches."""
+    common = dict(num_workers=workers, multiprocessing_context=ctx if workers else None)
+    shuffled = dict(shuffle=True, generator=torch.Generator().manual_seed(seed))
+    whole = BatchSampler(RandomSampler(windows, generator=torch.Generator().manual_seed(seed)), batch, drop_last=False)
+    return {"per item": DataLoader(PerItem(windows), batch_size=batch, **shuffled, **common),
+            "__getitems__": DataLoader(windows, batch_size=batch, **shuffled, **common),
+            "whole batches": DataLoader(WholeBatches(windows), sampler=whole, batch_size=None, **common)}
 
 
 def run_throughput(ctx, seed, result, token_file, samples=20_000, repeats=3):
-    """(d) What a worker receives and what a batch reads; then TokenWindows samples/s, per-item versus batched, 0 versus 2 workers."""
+    """(d) What a worker receives and what a batch reads; then samples/s at three levels with 0 and 2 workers, and the
+    raw gather's ceiling."""
     TokenWindows = exercise("tokens").TokenWindows
     inspect_tokens(TokenWindows, token_file, result)
     windows = TokenWindows(token_file, block_size=64)
-    rates = result.setdefault("samples_per_s", {})
     result.update(samples=samples, repeats=repeats)
-    for workers in (0, NUM_WORKERS):
-        for how, dataset in (("per-item", PerItem(windows)), ("batched", windows)):
-            runs = [samples_per_second(DataLoader(dataset, batch_size=64, shuffle=True, num_workers=workers,
-                                                  generator=torch.Generator().manual_seed(seed),
-                                                  multiprocessing_context=ctx if workers else None), samples)
-                    for _ in range(repeats)]
-            rates[f"{workers} workers, {how}"] = round(statistics.median(runs))
+    runs = {}
+    for _ in range(repeats):  # rounds of every setup in turn, so that a busy machine slows them alike
+        for workers in (0, NUM_WORKERS):
+            for level, loader in throughput_loaders(windows, seed, workers, ctx).items():
+                runs.setdefault(f"{workers} workers, {level}", []).append(samples_per_second(loader, samples))
+        runs.setdefault("raw gather", []).append(raw_gather_per_second(token_file, samples, seed=seed))
+    result["raw_gather_per_s"] = round(statistics.median(runs.pop("raw gather")))
+    result["samples_per_s"] = {name: round(statistics.median(rates)) for name, rates in runs.items()}
 
 
 #: The largest pickle of a TokenWindows that holds only its path and sizes (a pickled memmap of the lab's file is 100 kB).
@@ -269,6 +340,7 @@ EXPECTATIONS = {
           ("pools of one batch pad like random batches", lambda r: r["one_batch_pools_padded_fraction"] >= 0.35)],
     "d": [("pickles small right after __init__", lambda r: r["pickle_bytes_after_init"] < SMALL_PICKLE_BYTES),
           ("pickles small after use", lambda r: r["pickle_bytes_after_use"] < SMALL_PICKLE_BYTES),
+          ("read_batch reads the memmap once per batch", lambda r: r["read_batch_reads_per_batch"] <= 2),
           ("__getitems__ reads the memmap once per batch", lambda r: r["memmap_reads_per_batch"] <= 2)],
 }
 
@@ -306,9 +378,11 @@ def run_all(args):
     """Run the chosen experiments; return the report (see ``format_entry`` for its display)."""
     ctx = mp_context(args.mp_context)
     report = {}
-    with tempfile.TemporaryDirectory(prefix="lab-") as tmp:
+    # The folder is the lab's own: a memmap that student code keeps open (Windows locks mapped files) must not turn
+    # the end of the run into a PermissionError.
+    with tempfile.TemporaryDirectory(prefix="lab-", ignore_cleanup_errors=True) as tmp:
         token_file = Path(tmp) / "train.bin"
-        np.random.default_rng(args.seed).integers(0, 50_257, size=50_000).astype(np.uint16).tofile(token_file)
+        np.random.default_rng(args.seed).integers(0, 50_257, size=TOKENS).astype(np.uint16).tofile(token_file)
         runs = {
             "a": lambda result: run_sharding(ctx, args.seed, result),
             "b": lambda result: run_seeding(ctx, args.seed, result),
@@ -346,7 +420,13 @@ def result_lines(letter, result):
                          + ("each exactly once" if result["sharded_exactly_once"] else f"{result['sharded_duplicates']:,} duplicates"))
         return lines
     if letter == "b" and result:
-        return [f"{result['samples']} samples, batch 8, {NUM_WORKERS} workers, one loader seed"]
+        lines = [f"{result['samples']} samples, batch 8, {NUM_WORKERS} workers, one loader seed"]
+        for label, key in (("without a worker_init_fn", "unseeded"), ("with seed_worker", "seeded")):
+            if f"{key}_worker_repeats" in result:
+                (workers, pairs), (epochs, total) = result[f"{key}_worker_repeats"], result[f"{key}_epoch_repeats"]
+                lines.append(f"{label + ':':<25} worker 1 repeats worker 0's masks in {workers} of {pairs} batches, "
+                             f"epoch 2 repeats epoch 1's in {epochs} of {total}")
+        return lines
     if letter == "c" and result:
         rows = [("random batches", "random_padded_fraction"), ("pools of 50 batches", "bucketed_padded_fraction"),
                 ("pools of one batch", "one_batch_pools_padded_fraction")]
@@ -354,12 +434,23 @@ def result_lines(letter, result):
     if letter == "d" and "pickle_bytes_after_init" in result:
         lines = [f"pickle: {result['pickle_bytes_after_init']:,} bytes after __init__"
                  + (f", {result['pickle_bytes_after_use']:,} after use" if "pickle_bytes_after_use" in result else "")]
+        if "read_batch_reads_per_batch" in result:
+            lines.append(f"read_batch of {result['batch']} windows: {result['read_batch_reads_per_batch']} memmap read(s)")
         if "memmap_reads_per_batch" in result:
             lines.append(f"__getitems__ of {result['batch']} windows: {result['memmap_reads_per_batch']} memmap read(s)")
-        rates = result.get("samples_per_s") or {}
-        top = max(rates.values(), default=0)
-        return lines + [f"{name:<22} {rate:>9,} samples/s  {bar(rate, top)}" for name, rate in rates.items()]
+        return lines + throughput_lines(result)
     return []
+
+
+def throughput_lines(result):
+    """(d)'s table: samples/s of each level and worker count, with its share of the raw gather (the ceiling)."""
+    rates = dict(result.get("samples_per_s") or {})
+    if "raw_gather_per_s" in result:
+        rates["raw gather, no DataLoader"] = result["raw_gather_per_s"]
+    ceiling = result.get("raw_gather_per_s")
+    top = max(rates.values(), default=0)
+    share = (lambda rate: f"{100 * rate / ceiling:5.1f} %") if ceiling else (lambda rate: "")
+    return [f"{name:<28} {rate:>10,} samples/s {share(rate)}  {bar(rate, top)}" for name, rate in rates.items()]
 
 
 def format_entry(letter, entry):

@@ -52,7 +52,8 @@ class TokenWindows(Dataset):
     tensors, bools, floats) is outside this contract: they may work or
     raise.
 
-    ``ds.__getitems__(indices)`` reads a whole batch: see its docstring.
+    ``ds.read_batch(indices)`` reads a whole batch as two ``(B, T)`` tensors,
+    and ``ds.__getitems__(indices)`` as a list of pairs: see their docstrings.
 
     Laziness: the file is opened with ``numpy.memmap`` only when tokens are
     first needed, and is never read whole. Pickling the dataset, at any time
@@ -100,6 +101,19 @@ class TokenWindows(Dataset):
             raise IndexError(f"window index {i} out of range for {n} windows")
         return (i % n) * self.stride
 
+    def _starts(self, indices):
+        """Token offsets of the windows ``indices``, checked as sequence indices in one NumPy step (a loop of
+        ``_start`` calls would cost more than the gather itself)."""
+        n = len(self)
+        try:
+            array = np.array(indices, dtype=np.int64)
+        except OverflowError:  # an int beyond int64 is out of range whatever the length
+            raise IndexError(f"a window index of {indices!r} is out of range for {n} windows") from None
+        outside = (array < -n) | (array >= n)
+        if outside.any():
+            raise IndexError(f"window index {array[outside][0]} out of range for {n} windows")
+        return (array % max(n, 1)) * self.stride
+
     ### END SOLUTION
 
     def __len__(self):
@@ -115,8 +129,38 @@ class TokenWindows(Dataset):
         return window[:-1], window[1:]
         ### END SOLUTION
 
+    def read_batch(self, indices):
+        """Read a whole batch of windows as two ``(B, T)`` tensors: ``x`` and ``y`` stacked, from one gather.
+
+        ``indices`` is a list of Python ints, each valid for ``ds[i]``; an
+        invalid one raises ``IndexError`` as ``ds[i]`` would. Other containers
+        (a NumPy array, a tensor, a tuple) are outside this contract: they may
+        work or raise. Returns ``(x, y)``, two int64 tensors of shape
+        ``(len(indices), block_size)`` whose row k is ``ds[indices[k]]``'s x
+        and y: what ``torch.stack`` of the per-item reads gives. No indices
+        give two tensors of shape ``(0, block_size)``, even for an empty file.
+        The tokens of all the windows are taken from the memmap with one
+        gather (one fancy-indexing read of a ``(len(indices), block_size + 1)``
+        block), not one read per window. Widening that block to int64 in one
+        step, rather than window by window, is the cheap way.
+
+        A DataLoader hands it whole batches with ``batch_size=None`` over a
+        ``BatchSampler``: each "index" the loader fetches is then a list of
+        indices, and a dataset whose ``__getitem__(indices)`` returns
+        ``ds.read_batch(indices)`` yields ready ``(B, T)`` batches, with no
+        collate step (see LAB.md, "Experiment (d): throughput").
+        """
+        ### BEGIN SOLUTION
+        if not indices:  # without touching the file: an empty file cannot even be mapped
+            empty = torch.empty((0, self.block_size), dtype=torch.int64)
+            return empty, empty.clone()
+        offsets = self._starts(indices)[:, None] + np.arange(self.block_size + 1)
+        windows = torch.from_numpy(self._memmap()[offsets].astype(np.int64))
+        return windows[:, :-1], windows[:, 1:]
+        ### END SOLUTION
+
     def __getitems__(self, indices):
-        """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
+        """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, as the rows of ``read_batch(indices)``.
 
         The DataLoader calls this instead of one ``ds[i]`` per index when it
         exists (automatic batching). ``indices`` is a list of Python ints,
@@ -125,17 +169,13 @@ class TokenWindows(Dataset):
         are outside this contract: they may work or raise. Returns a list of
         ``(x, y)`` pairs equal to the per-item reads, so ``default_collate``
         builds the same batch; no indices give ``[]``, even for an empty
-        file. The tokens of all the windows are taken from the memmap with
-        one gather (one fancy-indexing read of a
-        ``(len(indices), block_size + 1)`` block), not one read per window.
-        Widening that block to int64 in one step, rather than window by
-        window, is the cheap way.
+        file. Define it through ``read_batch``: it reads the memmap no more
+        often than ``read_batch(indices)`` does, so the whole batch comes
+        from that one gather.
         """
         ### BEGIN SOLUTION
         if not indices:
-            return []  # without touching the file: an empty file cannot even be mapped
-        starts = np.array([self._start(i) for i in indices], dtype=np.int64)
-        offsets = starts[:, None] + np.arange(self.block_size + 1)
-        windows = torch.from_numpy(self._memmap()[offsets].astype(np.int64))
-        return [(w[:-1], w[1:]) for w in windows]
+            return []
+        x, y = self.read_batch(indices)
+        return list(zip(x, y))
         ### END SOLUTION

@@ -1,9 +1,14 @@
 """Shared set-up of the public tests.
 
-The tests run against ``exercises/`` (your code) by default, and against
-another package with ``pytest --impl solutions`` (or ``LAB_IMPL=solutions``).
-Run one exercise's tests with its marker: ``pytest -m collate`` (also
-``sharding``, ``seeding``, ``bucketing``, ``tokens``).
+The tests run against ``exercises/`` (your code). ``--impl PACKAGE`` (or
+``LAB_IMPL=PACKAGE``) tests another package that holds the same five
+modules instead. Run one exercise's tests with its marker: ``pytest -m
+collate`` (also ``sharding``, ``seeding``, ``bucketing``, ``tokens``).
+
+``LAB_START_METHOD=forkserver`` (or ``spawn``, ``fork``) makes that the
+default start method of this test process, as Python 3.14 makes
+forkserver the default on Linux; the worker tests run every start method
+your platform has whatever the default.
 
 A test that hits a stub still raising NotImplementedError is reported on one
 line ("not done yet: ...") instead of a traceback.
@@ -22,8 +27,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-# The lab script's helper, one copy for both: iterate a DataLoader, always shut its workers down.
-from exercises.lab import batches  # noqa: F401  (re-exported to the test modules)
+# The lab script's helpers, one copy for both: iterate a DataLoader, always shut its workers down; the handout's
+# whole-batch recipe (TokenWindows.read_batch behind batch_size=None and a BatchSampler).
+from exercises.lab import WholeBatches, batches  # noqa: F401  (re-exported to the test modules)
 
 #: The exercises, from lab.toml at the top of the repository (the lab's one list of them).
 LAB = tomllib.loads((Path(__file__).resolve().parent.parent / "lab.toml").read_text(encoding="utf-8"))["exercise"]
@@ -33,7 +39,12 @@ _NOT_DONE = re.compile(r"(?<![\w.])[\w.]++: [\w.]++ is not implemented yet[^\n]*
 
 
 def pytest_configure(config):
-    """One marker per exercise (``pytest -m collate``), named in lab.toml."""
+    """One marker per exercise (``pytest -m collate``), named in lab.toml; LAB_START_METHOD's default start method."""
+    method = os.environ.get("LAB_START_METHOD")
+    if method:
+        import multiprocessing
+
+        multiprocessing.set_start_method(method, force=True)
     for number, entry in enumerate(LAB, start=1):
         config.addinivalue_line("markers", f"{entry['name']}: exercise {number}, {', '.join(entry['entry_points'])}")
 
@@ -42,7 +53,7 @@ def pytest_addoption(parser):
     parser.addoption(
         "--impl",
         default=os.environ.get("LAB_IMPL", "exercises"),
-        help="package whose implementations are tested: exercises (default) or solutions",
+        help="package whose implementations are tested (default: exercises, your code)",
     )
 
 
@@ -135,8 +146,11 @@ def seed_worker_here(lab):
         random.setstate(random_state)
 
 
-WORKER_TIMEOUT_S = 30
-"""DataLoader(timeout=...) for worker tests: a hung worker fails the test instead of freezing it."""
+WORKER_TIMEOUT_S = 60
+"""DataLoader(timeout=...) for worker tests: a hung worker fails the test instead of freezing it.
+
+60 s, as PyTorch's own DataLoader tests (15 s proved flaky there): a cold spawn worker imports torch first.
+The worker tests' pytest time limits sit above it."""
 
 
 def worker_loader(dataset, start_method, num_workers=2, **kwargs):

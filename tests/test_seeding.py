@@ -133,7 +133,7 @@ class NoRng(Dataset):
 
 
 @pytest.mark.workers
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(90)
 def test_a_dataset_without_rng_gets_none(lab):
     fails_here_if_not_done(lambda: seed_worker_here(lab))
     loader = worker_loader(NoRng(), start_methods()[0], num_workers=1, batch_size=2, worker_init_fn=lab.seeding.seed_worker)
@@ -157,7 +157,7 @@ class NoneRng(Dataset):
 
 
 @pytest.mark.workers
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(90)
 def test_a_dataset_whose_rng_is_none_gets_one(lab):
     """The dataset has the attribute rng (its value is None), so seed_worker replaces it like any other value."""
     fails_here_if_not_done(lambda: seed_worker_here(lab))

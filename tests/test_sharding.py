@@ -68,7 +68,7 @@ def test_two_workers_yield_each_integer_exactly_once(lab, start_method):
 
 
 @pytest.mark.workers
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(90)
 @pytest.mark.filterwarnings("ignore:This DataLoader will create")
 def test_fewer_items_than_workers(lab):
     got = sorted(drain(lab.sharding.ShardedRange(2), "fork" if "fork" in start_methods() else "spawn", num_workers=4))

@@ -7,9 +7,9 @@ import warnings
 import numpy as np
 import pytest
 import torch
-from torch.utils.data import DataLoader
+from torch.utils.data import BatchSampler, DataLoader, SequentialSampler
 
-from conftest import batches, start_methods, worker_loader
+from conftest import WholeBatches, batches, fails_here_if_not_done, start_methods, worker_loader
 
 pytestmark = pytest.mark.tokens
 
@@ -106,22 +106,86 @@ def test_getitems_rejects_an_index_out_of_range(lab, token_file):
         ds.__getitems__([0, 32])
 
 
-def test_getitems_gathers_the_batch_in_one_read(lab, token_file, monkeypatch):
+class CountingMemmap(np.memmap):
+    """np.memmap that counts how often a file's own memmap is indexed (arrays made from it are not counted)."""
+
+    reads = 0
+
+    def __getitem__(self, index):
+        if getattr(self, "_mmap", None) is not None:  # the file's own memmap, not a copy made from it
+            CountingMemmap.reads += 1
+        return super().__getitem__(index)
+
+
+def memmap_reads(call):
+    """How often ``call()`` indexes a memmap (the dataset must have been made while np.memmap was CountingMemmap)."""
+    before = CountingMemmap.reads
+    call()
+    return CountingMemmap.reads - before
+
+
+def test_read_batch_gathers_the_batch_in_one_read(lab, token_file, monkeypatch):
     """Counts how often the memmap is indexed: at most twice per batch (one gather), not once per window."""
-    reads = []
+    monkeypatch.setattr(np, "memmap", CountingMemmap)
+    ds = lab.tokens.TokenWindows(token_file, block_size=4)
+    ds.read_batch([0])  # opens the memmap
+    reads = memmap_reads(lambda: ds.read_batch(list(range(16))))
+    assert reads <= 2, f"read_batch of 16 windows took {reads} reads of the memmap; gather them with one fancy index"
 
-    class CountingMemmap(np.memmap):
-        def __getitem__(self, index):
-            if getattr(self, "_mmap", None) is not None:  # the file's own memmap, not a copy made from it
-                reads.append(index)
-            return super().__getitem__(index)
 
+def test_getitems_reads_no_more_than_read_batch(lab, token_file, monkeypatch):
+    """__getitems__ is defined through read_batch: it reads the memmap no more often than read_batch does."""
     monkeypatch.setattr(np, "memmap", CountingMemmap)
     ds = lab.tokens.TokenWindows(token_file, block_size=4)
     ds.__getitems__([0])  # opens the memmap
-    reads.clear()
-    ds.__getitems__(list(range(16)))
-    assert len(reads) <= 2, f"16 windows took {len(reads)} reads of the memmap; gather them with one fancy index"
+    batch = list(range(16))
+    theirs, ours = memmap_reads(lambda: ds.read_batch(batch)), memmap_reads(lambda: ds.__getitems__(batch))
+    assert ours <= theirs, (f"__getitems__ of 16 windows took {ours} reads of the memmap, read_batch {theirs}: "
+                            "define __getitems__ through read_batch (its rows as pairs)")
+
+
+def test_read_batch_stacks_the_per_item_windows(lab, token_file):
+    ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)
+    indices = [2, 0, -1, 2, 31]
+    got = ds.read_batch(indices)
+    assert isinstance(got, tuple) and len(got) == 2, f"read_batch({indices}) should return a tuple (x, y), got {type(got).__name__}"
+    for name, part, k in (("x", got[0], 0), ("y", got[1], 1)):
+        assert isinstance(part, torch.Tensor) and part.dtype == torch.int64 and part.shape == (5, 4), \
+            f"read_batch({indices}): {name} should be an int64 tensor of shape (5, 4), got {part!r}"
+        want = torch.stack([ds[i][k] for i in indices])
+        assert torch.equal(part, want), f"read_batch({indices}): {name} should stack the per-item reads, {want.tolist()}, got {part.tolist()}"
+
+
+def test_read_batch_rejects_an_index_out_of_range(lab, token_file):
+    ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)  # 32 windows
+    with pytest.raises(IndexError):
+        ds.read_batch([0, 32])
+
+
+def test_read_batch_of_no_index_has_no_rows_even_for_an_empty_file(lab, token_file, tmp_path):
+    path = tmp_path / "empty.bin"
+    path.write_bytes(b"")
+    for file in (token_file, path):
+        x, y = lab.tokens.TokenWindows(file, block_size=3).read_batch([])
+        for name, part in (("x", x), ("y", y)):
+            assert part.dtype == torch.int64 and part.shape == (0, 3), \
+                f"read_batch([]) on {file.name}: {name} should be an int64 tensor of shape (0, 3), got {part!r}"
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("start_method", start_methods())
+def test_whole_batches_in_worker_processes(lab, token_file, start_method):
+    ds = lab.tokens.TokenWindows(token_file, block_size=8, stride=4)  # 23 windows
+    fails_here_if_not_done(lambda: ds.read_batch([0]))  # opened in the parent first: workers must still receive only the path
+    sampler = BatchSampler(SequentialSampler(range(len(ds))), batch_size=5, drop_last=False)
+    expected = [ds.read_batch(indices) for indices in sampler]
+    with batches(worker_loader(WholeBatches(ds), start_method, num_workers=1, sampler=sampler, batch_size=None)) as it:
+        got = list(it)
+    assert len(got) == len(expected), f"with {start_method} workers: expected {len(expected)} whole batches, got {len(got)}"
+    for index, ((gx, gy), (ex, ey)) in enumerate(zip(got, expected)):
+        assert torch.equal(gx, ex) and torch.equal(gy, ey), (f"with {start_method} workers, whole batch {index} differs from "
+                                                              f"read_batch in this process: expected x {ex.tolist()}, got {gx.tolist()}")
 
 
 def test_never_reads_the_file_whole(lab, tmp_path):

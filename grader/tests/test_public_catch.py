@@ -97,12 +97,18 @@ WITNESSES = {
     "wrong/tokens/no_getstate": ["test_tokens.py::test_pickles_small_after_use", "lab d: pickles small after use"],
     "wrong/tokens/getitems_returns_stacked_batch": ["test_tokens.py::test_getitems_returns_the_per_item_windows"],
     "wrong/tokens/getitems_wraps_out_of_range": ["test_tokens.py::test_getitems_rejects_an_index_out_of_range"],
-    "wrong/tokens/getitems_item_by_item": ["test_tokens.py::test_getitems_gathers_the_batch_in_one_read",
+    "wrong/tokens/getitems_item_by_item": ["test_tokens.py::test_getitems_reads_no_more_than_read_batch",
                                            "lab d: __getitems__ reads the memmap once per batch"],
+    "wrong/tokens/read_batch_item_by_item": ["test_tokens.py::test_read_batch_gathers_the_batch_in_one_read",
+                                             "lab d: read_batch reads the memmap once per batch"],
+    "wrong/tokens/read_batch_y_is_x": ["test_tokens.py::test_read_batch_stacks_the_per_item_windows"],
+    "wrong/tokens/read_batch_wraps_out_of_range": ["test_tokens.py::test_read_batch_rejects_an_index_out_of_range"],
+    "wrong/tokens/read_batch_keeps_a_lock": ["test_tokens.py::test_whole_batches_in_worker_processes"],
     "wrong/tokens/fromfile_in_init": ["test_tokens.py::test_never_reads_the_file_whole"],
     "wrong/tokens/getstate_drops_the_attribute": ["test_tokens.py::test_same_batches_in_worker_processes"],
     "wrong/tokens/getitems_stack_fails_on_empty": ["test_tokens.py::test_getitems_of_no_index_is_empty_even_for_an_empty_file"],
-    "wrong/tokens/memmap_opened_in_init": ["lab d: pickles small right after __init__"],
+    "wrong/tokens/memmap_opened_in_init": ["lab d: pickles small right after __init__",
+                                           "test_tokens.py::test_read_batch_of_no_index_has_no_rows_even_for_an_empty_file"],
 }
 
 

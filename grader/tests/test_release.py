@@ -141,6 +141,43 @@ def test_nothing_of_grader_or_solutions_reaches_the_release(released):
         assert not re.search(r"(?<![\w-])grader/", text), f"{rel} names a path in grader/"
 
 
+#: What no released file may point a student at: the instructor's package (by name, as a pytest option or an
+#: environment variable) or the grader's commands, which the template does not hold.
+_INSTRUCTOR_POINTER = re.compile(r"\bsolutions\b|--impl\s+solutions|LAB_IMPL=solutions|python -m grader\b")
+#: The one use allowed: the feedback workflow fetches the published grader and runs it (python -m grader ...).
+_WORKFLOW = ".github/workflows/grade.yml"
+
+
+def instructor_pointers(root: Path) -> list[str]:
+    """``file:line: text`` for each line of a released text file that points at something the student does not have."""
+    found = []
+    for path in released_files(root):
+        rel = path.relative_to(root).as_posix()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            text = re.sub(r"python -m grader\b", "", line) if rel == _WORKFLOW else line
+            if _INSTRUCTOR_POINTER.search(text):
+                found.append(f"{rel}:{number}: {line.strip()}")
+    return found
+
+
+def test_the_template_points_at_nothing_the_student_lacks(released):
+    """No released file (handout, stubs and their lab and bench, public tests and their conftest, README) names the
+    solutions, --impl solutions or a grader command; the bench that ships is documented where students read."""
+    assert instructor_pointers(released) == []
+    for name in ("LAB.md", "README.md"):
+        assert "python -m exercises.bench" in (released / name).read_text(encoding="utf-8"), f"{name} does not mention the bench"
+
+
+def test_the_pointer_scan_finds_a_pointer(released, tmp_path):
+    student = tmp_path / "student"
+    shutil.copytree(released, student)
+    for path, line in (("LAB.md", "Figures: python -m solutions.lab --handout LAB.md"), ("tests/conftest.py", "# pytest --impl solutions"),
+                       ("exercises/bench.py", "# python -m grader bench"), (_WORKFLOW, "# LAB_IMPL=solutions pytest")):
+        with open(student / path, "a", encoding="utf-8") as out:
+            out.write(f"\n{line}\n")
+    assert len(instructor_pointers(student)) == 4
+
+
 def test_student_pyproject_keeps_the_test_configuration(released):
     ours = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
     theirs = tomllib.loads((released / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]

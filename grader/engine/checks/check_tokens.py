@@ -208,21 +208,27 @@ def check_getitems_returns_the_per_item_windows(ctx):
                    f"  __getitems__ gave {show(item)}")
 
 
-def check_getitems_reads_a_batch_in_one_gather(ctx):
-    """Proves ds.__getitems__(indices) reads a batch from the memmap with at most two indexing operations (one gather).
+def check_getitems_reads_no_more_than_read_batch(ctx):
+    """Proves ds.__getitems__(indices) indexes the memmap no more often than ds.read_batch(indices) does for the same batch.
 
-    The reads are counted inside the student's process (the probe replaces
-    np.memmap with a counting subclass before the submission is imported), so
-    a submission that reads through a plain ndarray view of its memmap goes
-    uncounted. Judges the reads only, on a batch without negative indices:
-    what comes back is check_getitems_returns_the_per_item_windows's promise.
+    Relative to the same submission's read_batch, as the docstring says
+    ("define it through read_batch"): a read_batch that reads window by
+    window is check_read_batch_reads_a_batch_in_one_gather's to judge, not
+    this check's. The reads are counted inside the student's process (see
+    that check's docstring). Judges the reads only, on a batch without
+    negative indices: what comes back is check_getitems_returns_the_per_item_windows's promise.
     """
     spec, block, stride, _length, batches, got = getitems_run(ctx)
     batch, result = batches[1], got[1]
     call = f"{call_text(spec, block, stride)}.__getitems__({show(batch)})"
     expect("error" not in result, f"{call} raised {result.get('message')}, so its reads could not be counted")
-    expect(result["reads"] <= 2, f"{call} indexed the memmap {result['reads']} times for {len(batch)} windows: gather the whole "
-           "batch with one fancy index (an array of window offsets), not one read per window")
+    reference = result["read_batch_reads"]
+    if isinstance(reference, dict):
+        expect(False, f"read_batch of the same indices raised {reference['message']}, so the reads of {call} had nothing "
+               "to be compared with: define __getitems__ through read_batch")
+    expect(result["reads"] <= reference, f"{call} indexed the memmap {result['reads']} times for {len(batch)} windows, "
+           f"read_batch of the same indices {reference} time(s): define __getitems__ through read_batch (its rows as pairs), "
+           "so the batch comes from read_batch's one gather")
 
 
 def check_getitems_rejects_an_index_out_of_range(ctx):
@@ -242,6 +248,150 @@ def check_getitems_of_no_index_is_empty(ctx):
     (nothing,) = ctx.probe("tokens:getitems", file=empty, block=1, stride=1, batches=[[]], case=f"on {file_words(empty)}")
     expect(nothing.get("items") == [], f"{call_text(empty, 1, 1)}.__getitems__([]) should return [] (no window to read), "
            f"got {nothing.get('message') or nothing.get('type')}")
+
+
+# ---------------------------------------------------------------- read_batch
+
+
+def read_batch_run(ctx):
+    """(spec, block, stride, length, batches, what the probe saw), one shared probe, on the batches of getitems_run's
+    kind: random with repeats and negative indices, random without negatives, one index, none, one out of range."""
+    rng = ctx.rng("read_batch")
+    spec = file_spec(ctx, "read_batch", n=int(rng.integers(120, 300)))
+    block, stride = int(rng.integers(2, 12)), int(rng.integers(1, 6))
+    length = expected_len(spec["n"], block, stride)
+    batches = [[int(i) for i in rng.integers(-length, length, 16)], [int(i) for i in rng.integers(0, length, 16)],
+               [length - 1], [], [0, length]]
+    got = shared_probe(ctx, "tokens:read_batches", file=spec, block=block, stride=stride, batches=batches,
+                       case=f"in read_batch on {file_words(spec)} with block_size={block}, stride={stride}")
+    return spec, block, stride, length, batches, got
+
+
+def batch_type_problem(call, rows, block, got):
+    """What is wrong with the types of a read_batch result (two int64 tensors of shape (rows, block)), or None."""
+    if "error" in got:
+        return f"{call} raised {got['message']}"
+    if got["type"] != "tuple":
+        return f"{call} returned {got['type']}; expected a tuple (x, y) of two tensors"
+    for name in ("x", "y"):
+        part = got[name]
+        if part["dtype"] != "torch.int64" or part["shape"] != [rows, block]:
+            return f"{call}: {name} is {part['type']}; expected an int64 tensor of shape ({rows}, {block})"
+    return None
+
+
+def well_formed(window, block):
+    """Whether a per-item read gave (x, y) with block values each (whatever their type)."""
+    return window.get("type") == "tuple" and all(len(window[k]["values"] or []) == block for k in ("x", "y"))
+
+
+def check_read_batch_is_two_int64_tensors_of_shape_b_by_t(ctx):
+    """Proves ds.read_batch(indices) returns (x, y), two int64 tensors of shape (len(indices), block_size), also for no
+    indices (shape (0, block_size)), on a token file and on an empty file.
+
+    Judges types, dtypes and shapes only, of batches whose indices all work
+    for ds[i] (the empty batch always does): the values, and raising where
+    ds[i] raises, are check_read_batch_equals_the_stacked_per_item_reads's promise.
+    """
+    spec, block, stride, _length, batches, got = read_batch_run(ctx)
+    for batch, result in zip(batches[:4], got[:4]):
+        if any("error" in single for single in result["per_item"]):
+            continue  # ds[i] raises for one of them: what read_batch does then is the rows check's promise
+        problem = batch_type_problem(f"{call_text(spec, block, stride)}.read_batch({show(batch)})", len(batch), block, result)
+        expect(problem is None, problem)
+    empty = {"n": 0, "dtype": "uint16", "seed": 0, "high": 2}
+    (nothing,) = ctx.probe("tokens:read_batches", file=empty, block=3, stride=1, batches=[[]], case=f"on {file_words(empty)}")
+    problem = batch_type_problem(f"{call_text(empty, 3, 1)}.read_batch([])", 0, 3, nothing)
+    expect(problem is None, problem)
+
+
+def check_read_batch_equals_the_stacked_per_item_reads(ctx):
+    """Proves row k of ds.read_batch(indices)'s x and y is ds[indices[k]]'s x and y (random batches with repeats and
+    negative indices, one index), and that it raises where ds[i] raises.
+
+    Compares the values as ints with the same submission's per-item reads,
+    whatever their type, where ds[i] gave a window of block_size tokens: the
+    types are check_read_batch_is_two_int64_tensors_of_shape_b_by_t's
+    promise, and what a window holds the window checks'.
+    """
+    spec, block, stride, _length, batches, got = read_batch_run(ctx)
+    compared = 0
+    for batch, result in zip(batches[:3], got[:3]):
+        call = f"{call_text(spec, block, stride)}.read_batch({show(batch)})"
+        raised = [(i, single["error"]) for i, single in zip(batch, result["per_item"]) if "error" in single]
+        if raised:
+            i, error = raised[0]
+            expect(result.get("error") == error, f"ds[{i}] raises {error}, so {call} should raise it too, got "
+                   f"{result.get('error') or 'a result'}")
+            continue
+        expect("error" not in result, f"{call} raised {result.get('message')}, although ds[i] works for each of them")
+        expect(result["type"] == "tuple", f"{call} returned {result['type']}; expected a tuple (x, y)")
+        for name in ("x", "y"):
+            rows = result[name]["values"]
+            expect(rows is not None, f"{call}: {name} is {result[name]['type']}; expected the {len(batch)} rows of the batch")
+            expect(len(rows) == len(batch), f"{call}: {name} has {len(rows)} rows for {len(batch)} indices")
+            for k, (i, row, single) in enumerate(zip(batch, rows, result["per_item"])):
+                if not well_formed(single, block):
+                    continue  # ds[i] gave no window of block_size tokens: that is the window checks' to judge
+                compared += 1
+                want = single[name]["values"]
+                expect(row == want, f"in {call}: row {k} of {name} differs from ds[{i}]'s {name}:\n"
+                       f"  ds[{i}]         {show(want)}\n  read_batch gave {show(row)}")
+    expect(compared > 0, "ds[i] gave no window of block_size tokens for any index of these batches, so read_batch's rows "
+           "had nothing to be compared with")
+
+
+def check_read_batch_reads_a_batch_in_one_gather(ctx):
+    """Proves ds.read_batch(indices) reads a batch from the memmap with at most two indexing operations (one gather).
+
+    The reads are counted inside the student's process (the probe replaces
+    np.memmap with a counting subclass before the submission is imported), so
+    a read through a plain ndarray view of the memmap goes uncounted. Judges
+    the reads only, on a batch without negative indices: what comes back is
+    the other read_batch checks' promise.
+    """
+    spec, block, stride, _length, batches, got = read_batch_run(ctx)
+    batch, result = batches[1], got[1]
+    call = f"{call_text(spec, block, stride)}.read_batch({show(batch)})"
+    expect("error" not in result, f"{call} raised {result.get('message')}, so its reads could not be counted")
+    expect(result["reads"] <= 2, f"{call} indexed the memmap {result['reads']} times for {len(batch)} windows: gather the whole "
+           "batch with one fancy index (a (B, T + 1) array of offsets), not one read per window")
+
+
+def check_read_batch_rejects_an_index_out_of_range(ctx):
+    """Proves ds.read_batch(indices) raises IndexError when an index is out of range, as ds[i] would."""
+    spec, block, stride, length, _batches, got = read_batch_run(ctx)
+    expect(got[4].get("error") == "IndexError", f"{call_text(spec, block, stride)}.read_batch([0, {length}]) with len {length} "
+           f"should raise IndexError, got {got[4].get('error') or 'a result'}")
+
+
+def check_read_batch_in_real_workers(ctx):
+    """Proves whole batches of read_batch (a loader with batch_size=None over a BatchSampler, the docstring's recipe)
+    come out of real workers (fork, forkserver) as read_batch gives them in the main process.
+
+    Compares the values with the same submission's in-process read_batch of
+    each index list: what a batch holds and its dtype are the other
+    read_batch checks' promises (a loader with batch_size=None also turns
+    NumPy arrays into tensors). Pool sizes as in check_same_batches_in_real_workers.
+    Not under spawn, whose pool costs seconds (a fresh interpreter imports
+    torch): forkserver workers receive the dataset pickled as spawn's do,
+    and check_same_batches_in_real_workers runs spawn on the same dataset.
+    """
+    spec = file_spec(ctx, "whole-batches", n=200)
+    block, stride, batch_size = 8, 5, 4
+    for method in [m for m in START_METHODS if m != "spawn"]:
+        got = ctx.probe("tokens:whole_batches_in_workers", timeout=WORKER_TIMEOUT_S, file=spec, block=block, stride=stride,
+                        batch_size=batch_size, start_method=method, workers=POOL_WORKERS[method],
+                        case=f"in {POOL_WORKERS[method]} {method} worker(s), on {file_words(spec)}")
+        want, batches = got["in_process"], got["batches"]
+        expect(len({b["pid"] for b in batches}) == POOL_WORKERS[method],
+               f"with {method} workers: batches should come from {POOL_WORKERS[method]} worker process(es)")
+        expect(len(batches) == len(want), f"with {method} workers: expected {len(want)} whole batches, as in the main process, "
+               f"got {len(batches)}")
+        for i, (batch, exp) in enumerate(zip(batches, want)):
+            have, exp = {k: batch[k] for k in ("x", "y")}, {k: exp[k] for k in ("x", "y")}
+            expect(have == exp, f"with {method} workers, whole batch {i} of {call_text(spec, block, stride)}.read_batch "
+                   f"differs from the main process's:\n  main process {show(exp)}\n  workers      {show(have)}")
 
 
 def pickle_size(handed_over):

@@ -111,8 +111,81 @@ def getitems(file, block, stride, batches):
             continue
         reads = _READS[0] - before
         items = [_window(item) for item in got] if isinstance(got, (list, tuple)) else None
-        out.append({"type": describe(got), "items": items, "reads": reads, "per_item": per_item})
+        out.append({"type": describe(got), "items": items, "reads": reads, "per_item": per_item,
+                    "read_batch_reads": _read_batch_reads(ds, batch)})
     return out
+
+
+def _read_batch_reads(ds, batch):
+    """The memmap reads ``ds.read_batch(batch)`` takes, or {"error": ...} (also for a read_batch not written yet: the
+    check of __getitems__ then has nothing to compare with, and says so)."""
+    before = _READS[0]
+    try:
+        ds.read_batch(list(batch))
+    except Exception as exc:  # NotImplementedError too: __getitems__'s own checks still run
+        return {"error": type(exc).__name__, "message": error_text(exc, 200)}
+    return _READS[0] - before
+
+
+def _tensor_part(value):
+    """One part of a read_batch result as data: type, dtype, shape and values (as ints, whatever the type)."""
+    array = isinstance(value, (torch.Tensor, np.ndarray))
+    return {"type": describe(value), "dtype": str(getattr(value, "dtype", "")),
+            "shape": list(value.shape) if array else None, "values": value.tolist() if array else None}
+
+
+def _pair(got):
+    """A read_batch result as data: {"type": "tuple", "x": ..., "y": ...}, or its type."""
+    if not (isinstance(got, tuple) and len(got) == 2):
+        return {"type": describe(got)}
+    return {"type": "tuple", "x": _tensor_part(got[0]), "y": _tensor_part(got[1])}
+
+
+def read_batches(file, block, stride, batches):
+    """For each batch of indices: ``ds.read_batch(batch)`` as data (or the exception), the memmap reads it took, and
+    the per-item reads ``[ds[i] for i in batch]`` (``per_item``). Reads are counted as in :func:`getitems`."""
+    np.memmap = CountingMemmap
+    module = load_submission("tokens")
+    path = write_tokens("tokens.bin", **file)
+    ds = module.TokenWindows(path, block, stride=stride, dtype=np.dtype(file["dtype"]))
+    out = []
+    for batch in batches:
+        per_item = [_item(ds, i) for i in batch]
+        before = _READS[0]
+        try:
+            got = ds.read_batch(list(batch))
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            out.append({"error": type(exc).__name__, "message": error_text(exc, 200), "per_item": per_item})
+            continue
+        out.append(dict(_pair(got), reads=_READS[0] - before, per_item=per_item))
+    return out
+
+
+class WholeBatches(torch.utils.data.Dataset):
+    """The handout's recipe: ``ds.read_batch`` behind a loader with ``batch_size=None`` over a BatchSampler."""
+
+    def __init__(self, windows):
+        self.windows = windows
+
+    def __len__(self):
+        return len(self.windows)
+
+    def __getitem__(self, indices):
+        return self.windows.read_batch(indices)
+
+
+def whole_batches_in_workers(file, block, stride, batch_size, start_method, workers):
+    """Whole batches of ``read_batch`` from a loader with real workers, and the same batches read in this process."""
+    module = load_submission("tokens")
+    path = write_tokens("tokens.bin", **file)
+    ds = module.TokenWindows(path, block, stride=stride, dtype=np.dtype(file["dtype"]))
+    len(ds), ds.read_batch([0])  # opened in the parent: workers must still work from the path alone
+    sampler = torch.utils.data.BatchSampler(torch.utils.data.SequentialSampler(range(len(ds))), batch_size, False)
+    in_process = [_batch(ds.read_batch(indices)) for indices in sampler]
+    batches = tagged_run(WholeBatches(ds), start_method, num_workers=workers, sampler=sampler, batch_size=None)
+    return {"in_process": in_process, "batches": [dict(_batch(data), worker=w, pid=pid) for w, pid, data in batches]}
 
 
 def _item(ds, i):
@@ -170,7 +243,8 @@ def laziness(file_mb, block):
     with open(path, "wb") as f:
         f.truncate(file_mb << 20)
     ds = module.TokenWindows(path, block)
-    n = len(ds)
+    length = len(ds)
+    n = ((file_mb << 20) // 2) - block  # the documented len (uint16, stride 1): a wrong len() is another check's
     read = [_item(ds, i) for i in (0, n // 2, n - 1)]
     try:
         ds.__getitems__([0, 1, n - 1])
@@ -179,7 +253,7 @@ def laziness(file_mb, block):
     except Exception:  # what __getitems__ returns is judged elsewhere; here only the memory it took
         pass
     windows = sum(w.get("type") == "tuple" and all(len(w[k]["values"] or []) == block for k in ("x", "y")) for w in read)
-    return {"len": n, "windows_read": windows}
+    return {"len": length, "windows_read": windows}
 
 
 def pickles(n, block):
@@ -207,7 +281,9 @@ def in_workers(file, block, stride, batch_size, start_method, workers):
 
 
 def _batch(data):
-    """An (x, y) batch as data: the values and dtype of each part."""
+    """An (x, y) batch as data: the values and dtype of each part (of whatever came back: its description)."""
+    if not (isinstance(data, (tuple, list)) and len(data) == 2 and all(hasattr(part, "tolist") for part in data)):
+        return {"x": describe(data), "y": None, "dtype": None}
     return {"x": data[0].tolist(), "y": data[1].tolist(), "dtype": [str(data[0].dtype), str(data[1].dtype)]}
 
 

@@ -100,6 +100,13 @@ class TokenWindows(Dataset):
         window = self._memmap()[i * self.stride : i * self.stride + self.block_size + 1]
         return torch.as_tensor(window, dtype=torch.long)[:-1], torch.as_tensor(window, dtype=torch.long)[1:]
 
+    def read_batch(self, indices):
+        """The pairs of __getitems__, stacked into two (B, T) tensors."""
+        if len(indices) == 0:
+            return torch.empty((0, self.block_size), dtype=torch.int64), torch.empty((0, self.block_size), dtype=torch.int64)
+        pairs = self.__getitems__(indices)
+        return torch.stack([x for x, _ in pairs]), torch.stack([y for _, y in pairs])
+
     def __getitems__(self, indices):
         """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
 

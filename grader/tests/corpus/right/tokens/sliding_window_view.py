@@ -103,6 +103,12 @@ class TokenWindows(Dataset):
         window = torch.from_numpy(window.astype(np.int64))
         return window[:-1], window[1:]
 
+    def read_batch(self, indices):
+        """Two (B, T) tensors: the gather of __getitems__, stacked instead of split into pairs."""
+        rows = self._windows()[np.asarray(indices, dtype=np.intp).reshape(-1)]  # one gather; IndexError as ds[i]
+        windows = torch.from_numpy(rows.astype(np.int64))
+        return windows[:, :-1], windows[:, 1:]
+
     def __getitems__(self, indices):
         """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
 

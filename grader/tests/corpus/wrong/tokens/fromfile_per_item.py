@@ -100,6 +100,16 @@ class TokenWindows(Dataset):
         window = torch.from_numpy(tokens[start : start + self.block_size + 1].astype(np.int64))
         return window[:-1], window[1:]
 
+    def read_batch(self, indices):
+        """Two (B, T) tensors: the gather of __getitems__, stacked instead of split into pairs."""
+        if len(indices) == 0:
+            return torch.empty((0, self.block_size), dtype=torch.int64), torch.empty((0, self.block_size), dtype=torch.int64)
+        starts = np.array([self._start(i) for i in indices], dtype=np.int64)
+        offsets = starts[:, None] + np.arange(self.block_size + 1)
+        tokens = np.fromfile(self.path, dtype=self.dtype)
+        windows = torch.from_numpy(tokens[offsets].astype(np.int64))
+        return windows[:, :-1], windows[:, 1:]
+
     def __getitems__(self, indices):
         """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
 

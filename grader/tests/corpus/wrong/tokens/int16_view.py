@@ -102,6 +102,18 @@ class TokenWindows(Dataset):
         window = torch.from_numpy(np.array(window)).long()
         return window[:-1], window[1:]
 
+    def read_batch(self, indices):
+        """Two (B, T) tensors: the gather of __getitems__, stacked instead of split into pairs."""
+        if len(indices) == 0:
+            return torch.empty((0, self.block_size), dtype=torch.int64), torch.empty((0, self.block_size), dtype=torch.int64)
+        starts = np.array([self._start(i) for i in indices], dtype=np.int64)
+        offsets = starts[:, None] + np.arange(self.block_size + 1)
+        block = self._memmap()[offsets]
+        if block.dtype == np.uint16:
+            block = block.view(np.int16)  # torch has no uint16 tensors
+        windows = torch.from_numpy(np.array(block)).long()
+        return windows[:, :-1], windows[:, 1:]
+
     def __getitems__(self, indices):
         """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
 

@@ -96,6 +96,15 @@ class TokenWindows(Dataset):
         window = torch.from_numpy(window.astype(np.int64))
         return window[:-1], window[1:]
 
+    def read_batch(self, indices):
+        """Two (B, T) tensors: the gather of __getitems__, stacked instead of split into pairs."""
+        if len(indices) == 0:
+            return torch.empty((0, self.block_size), dtype=torch.int64), torch.empty((0, self.block_size), dtype=torch.int64)
+        starts = np.array([self._start(i) for i in indices], dtype=np.int64)
+        offsets = starts[:, None] + np.arange(self.block_size + 1)
+        windows = torch.from_numpy(self._memmap()[offsets].astype(np.int64))
+        return windows[:, :-1], windows[:, 1:]
+
     def __getitems__(self, indices):
         """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
 

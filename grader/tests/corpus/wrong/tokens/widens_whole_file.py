@@ -100,6 +100,15 @@ class TokenWindows(Dataset):
         window = self._memmap()[start : start + self.block_size + 1]
         return window[:-1].clone(), window[1:].clone()
 
+    def read_batch(self, indices):
+        """Two (B, T) tensors: the gather of __getitems__, stacked instead of split into pairs."""
+        if len(indices) == 0:
+            return torch.empty((0, self.block_size), dtype=torch.int64), torch.empty((0, self.block_size), dtype=torch.int64)
+        starts = torch.tensor([self._start(i) for i in indices], dtype=torch.int64)
+        offsets = starts[:, None] + torch.arange(self.block_size + 1)
+        windows = self._memmap()[offsets]
+        return windows[:, :-1].clone(), windows[:, 1:].clone()
+
     def __getitems__(self, indices):
         """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
 
