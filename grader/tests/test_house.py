@@ -34,9 +34,9 @@ FORBIDDEN = {
 }
 
 
-def imported_modules(path: Path) -> list[tuple[int, str]]:
-    """(line, module) for every import in ``path``, relative ones resolved."""
-    package = ".".join(path.relative_to(REPO).with_suffix("").parts[:-1])
+def imported_modules(path: Path, root: Path = REPO) -> list[tuple[int, str]]:
+    """(line, module) for every import in ``path`` (a module below ``root``), relative ones resolved."""
+    package = ".".join(path.relative_to(root).with_suffix("").parts[:-1])
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -49,10 +49,10 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
     return found
 
 
-def crossings(room: str, forbidden: tuple[str, ...]) -> list[str]:
-    folder = REPO / Path(*room.split("."))
-    return [f"{path.relative_to(REPO)}:{line} imports {module}"
-            for path in sorted(folder.rglob("*.py")) for line, module in imported_modules(path)
+def crossings(room: str, forbidden: tuple[str, ...], root: Path = REPO) -> list[str]:
+    folder = root / Path(*room.split("."))
+    return [f"{path.relative_to(root)}:{line} imports {module}"
+            for path in sorted(folder.rglob("*.py")) for line, module in imported_modules(path, root)
             if any(module == f or module.startswith(f + ".") for f in forbidden)]
 
 
@@ -61,15 +61,15 @@ def test_no_import_crosses_the_boundary(room):
     assert not crossings(room, FORBIDDEN[room]), "\n".join(crossings(room, FORBIDDEN[room]))
 
 
-def test_the_check_would_see_a_crossing(tmp_path, monkeypatch):
-    bad = GRADER / "inside" / "_house_probe.py"
-    bad.write_text("def f():\n    from grader.sandbox.host import Sandbox\n    return Sandbox\n")
-    try:
-        assert crossings("grader.inside", FORBIDDEN["grader.inside"]) == [
-            "grader/inside/_house_probe.py:2 imports grader.sandbox.host",
-            "grader/inside/_house_probe.py:2 imports grader.sandbox.host.Sandbox"]
-    finally:
-        bad.unlink()
+def test_the_check_would_see_a_crossing(tmp_path):
+    bad = tmp_path / "grader" / "inside" / "_house_probe.py"
+    bad.parent.mkdir(parents=True)
+    bad.write_text("def f():\n    from grader.sandbox.host import Sandbox\n    from ..sandbox import jail\n    return Sandbox, jail\n")
+    assert crossings("grader.inside", FORBIDDEN["grader.inside"], tmp_path) == [
+        "grader/inside/_house_probe.py:2 imports grader.sandbox.host",
+        "grader/inside/_house_probe.py:2 imports grader.sandbox.host.Sandbox",
+        "grader/inside/_house_probe.py:3 imports grader.sandbox",
+        "grader/inside/_house_probe.py:3 imports grader.sandbox.jail"]
 
 
 def test_only_the_inside_and_shared_packages_are_staged(tmp_path):
