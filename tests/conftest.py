@@ -1,4 +1,7 @@
-"""Shared set-up of the public tests.
+"""The public tests' pytest set-up: markers, the ``--impl`` option, the ``lab`` fixture, "not done yet" reports.
+
+The helpers the test modules import (worker loaders, start methods) are in
+``lab_helpers.py``, beside this file.
 
 The tests run against ``exercises/`` (your code). ``--impl PACKAGE`` (or
 ``LAB_IMPL=PACKAGE``) tests another package that holds the same five
@@ -18,18 +21,12 @@ from __future__ import annotations
 
 import importlib
 import os
-import random
 import re
 import tomllib
 import types
 from pathlib import Path
 
-import numpy as np
 import pytest
-
-# The lab script's helpers, one copy for both: iterate a DataLoader, always shut its workers down; the handout's
-# whole-batch recipe (TokenWindows.read_batch behind batch_size=None and a BatchSampler).
-from exercises.lab import WholeBatches, batches  # noqa: F401  (re-exported to the test modules)
 
 #: The exercises, from lab.toml at the top of the repository (the lab's one list of them).
 LAB = tomllib.loads((Path(__file__).resolve().parent.parent / "lab.toml").read_text(encoding="utf-8"))["exercise"]
@@ -103,66 +100,3 @@ def pytest_runtest_makereport(item, call):
         line = not_done_line(call.excinfo)
         if line:
             report.longrepr = line
-
-
-def start_methods():
-    """Worker start methods to test: spawn everywhere, fork and forkserver where the platform has them.
-
-    fork is only used on Linux: macOS has it but it is unsafe there and not the default.
-    """
-    import multiprocessing
-    import sys
-
-    available = multiprocessing.get_all_start_methods()
-    methods = ["spawn"]
-    if sys.platform.startswith("linux"):
-        methods.insert(0, "fork")
-    if "forkserver" in available:
-        methods.append("forkserver")
-    return methods
-
-
-def fails_here_if_not_done(call):
-    """Run ``call()`` once in this process, so that an unfinished stub fails here, in milliseconds,
-    instead of after worker processes have started (a spawn worker takes seconds to start).
-
-    Only NotImplementedError is passed on: any other problem is for the worker run to show.
-    """
-    try:
-        call()
-    except NotImplementedError:
-        raise
-    except Exception:
-        pass
-
-
-def seed_worker_here(lab):
-    """Call seed_worker in this process (outside a worker), leaving the RNGs of this process as they were."""
-    numpy_state, random_state = np.random.get_state(), random.getstate()
-    try:
-        lab.seeding.seed_worker(0)
-    finally:
-        np.random.set_state(numpy_state)
-        random.setstate(random_state)
-
-
-WORKER_TIMEOUT_S = 60
-"""DataLoader(timeout=...) for worker tests: a hung worker fails the test instead of freezing it.
-
-60 s, as PyTorch's own DataLoader tests (15 s proved flaky there): a cold spawn worker imports torch first.
-The worker tests' pytest time limits sit above it."""
-
-
-def worker_loader(dataset, start_method, num_workers=2, **kwargs):
-    """A DataLoader with real worker processes started by ``start_method``."""
-    import multiprocessing
-
-    from torch.utils.data import DataLoader
-
-    return DataLoader(
-        dataset,
-        num_workers=num_workers,
-        multiprocessing_context=multiprocessing.get_context(start_method),
-        timeout=WORKER_TIMEOUT_S,
-        **kwargs,
-    )

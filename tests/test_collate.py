@@ -4,9 +4,8 @@ import warnings
 
 import pytest
 import torch
+from lab_helpers import batches, start_methods, worker_loader
 from torch.utils.data import DataLoader
-
-from conftest import batches, start_methods, worker_loader
 
 pytestmark = pytest.mark.collate
 

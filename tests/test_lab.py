@@ -14,8 +14,7 @@ import sys
 
 import numpy as np
 import pytest
-
-from conftest import fails_here_if_not_done, seed_worker_here
+from lab_helpers import fails_here_if_not_done, seed_worker_here
 
 EXPERIMENTS = {"a": "sharding", "b": "seeding", "c": "bucketing", "d": "tokens"}
 

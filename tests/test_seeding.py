@@ -5,9 +5,8 @@ import random
 import numpy as np
 import pytest
 import torch
+from lab_helpers import batches, fails_here_if_not_done, seed_worker_here, start_methods, worker_loader
 from torch.utils.data import Dataset
-
-from conftest import batches, fails_here_if_not_done, seed_worker_here, start_methods, worker_loader
 
 pytestmark = pytest.mark.seeding
 

@@ -3,9 +3,8 @@
 import tracemalloc
 
 import pytest
+from lab_helpers import batches, fails_here_if_not_done, start_methods, worker_loader
 from torch.utils.data import DataLoader, IterableDataset
-
-from conftest import batches, fails_here_if_not_done, start_methods, worker_loader
 
 pytestmark = pytest.mark.sharding
 

@@ -7,9 +7,8 @@ import warnings
 import numpy as np
 import pytest
 import torch
+from lab_helpers import WholeBatches, batches, fails_here_if_not_done, start_methods, worker_loader
 from torch.utils.data import BatchSampler, DataLoader, SequentialSampler
-
-from conftest import WholeBatches, batches, fails_here_if_not_done, start_methods, worker_loader
 
 pytestmark = pytest.mark.tokens
 

@@ -16,7 +16,7 @@ workers) and its stdout and stderr in the file ``output``; the server answers
 
 Used only by this repository's tests, each module through a fixture of its
 own (``with PreloadedPytest(REPO) as runner: yield runner``; not in a
-conftest.py: the public tests import helpers with ``from conftest import``,
+conftest.py: the public tests once imported helpers with ``from conftest import``,
 which a second conftest module would shadow). ``PreloadedPytest`` starts the
 server (``python grader/tests/preloaded_pytest.py``) and restarts it after a
 run that did not finish in time.

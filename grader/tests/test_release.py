@@ -71,7 +71,7 @@ def released(tmp_path_factory) -> Path:
 def test_release_contains_the_student_repository(released):
     names = {str(p.relative_to(released)) for p in released_files(released)}
     expected = {"README.md", "LAB.md", "lab.toml", "requirements.txt", "pyproject.toml", ".gitignore", ".github/workflows/grade.yml",
-                "tests/conftest.py", "exercises/__init__.py", "exercises/lab.py"}
+                "tests/conftest.py", "tests/lab_helpers.py", "exercises/__init__.py", "exercises/lab.py"}
     expected |= {f"exercises/{name}" for name in CONTRACT_FILES}
     assert expected <= names
     assert all(n.split("/")[0] in {"exercises", "tests", ".github"} or "/" not in n for n in names), names
