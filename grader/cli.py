@@ -29,6 +29,8 @@ COMMANDS = {
     "record-submissions": "grader.tools.record_submissions",
     "batch": "grader.tools.batch",
     "merge": "grader.tools.merge",
+    "review": "grader.tools.review",
+    "regrade": "grader.tools.regrade",
     "grade-commit": "grader.tools.grade_commit",
     "bench": "grader.tools.bench",
     "scoreboard": "grader.tools.scoreboard",
