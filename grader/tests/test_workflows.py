@@ -360,7 +360,7 @@ def test_gpu_workflow_grades_one_commit_through_the_reader(tmp_path):
         env = {**os.environ, "PYTHON": str(shim), "RUNNER_TEMP": str(temp), "GITHUB_SERVER_URL": github.url,
                "GITHUB_STEP_SUMMARY": str(summary)}
         values = {"secrets.CLASSROOM_TOKEN": token, "inputs.repository": "course/symlinks", "inputs.ref": student["commit"],
-                  "inputs.seed": "7"}
+                  "inputs.seed": "7", "secrets.GRADER_SEED_KEY": "a course key"}
         runner = StepRunner(env, values, cwd=REPO)
         assert runner.run(grading) == 0, runner.logs
     assert "grade-commit" in calls.read_text() and "--gpu on" in calls.read_text()
