@@ -134,7 +134,8 @@ def test_every_report_of_the_class_holds_its_secret_seed_and_no_feedback_does(gr
     assert str(seeds.student_seed(SEED_KEY.encode(), "ada")) not in graded["summary"]
     assert "a secret seed of record per student" in graded["summary"]
     hashes = {row["grader_sha256"] for row in graded["rows"] if row["status"] == "graded"}
-    assert hashes == {grader_hash(REPO)}, "the gradebook names the grader per row: this one"
+    workspace = Path(graded["slices_dir"]).parents[1] / "instructor-checkout"  # the grader the workflow ran
+    assert hashes == {grader_hash(workspace)} == {grader_hash(REPO)}, "the gradebook names the grader per row: this one"
 
 
 @pytest.mark.slow

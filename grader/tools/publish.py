@@ -14,11 +14,13 @@ import shutil
 import sys
 from pathlib import Path
 
+from grader.engine import provenance
 from grader.paths import REPO
 
 #: What of grader/ the students' workflows and the hosts need: the engine, the sandbox, the writers and the
 #: top-level modules (command line, registry, paths, text, report files). Never the tools or the tests.
-LEFT_OUT = ("tests", "tools", "__pycache__", "*.pyc", ".pytest_cache")
+#: The same selection names the grader in every report (grader.engine.provenance.grader_hash).
+LEFT_OUT = provenance.LEFT_OUT
 README = """# Data-loading lab: hidden grader
 
 Published from the instructor repository with `python -m grader publish`; do not edit here.
