@@ -132,9 +132,10 @@ def review(submissions: Path, out: Path, *, threshold: float = DEFAULT_THRESHOLD
     stubs = {e: [p / m for p in (boilerplate or [REPO / "exercises"]) if (p / m).is_file()] for e, m in modules.items()}
     refs = {e: reference / m for e, m in modules.items() if reference and (reference / m).is_file()}
     try:
-        pairs, to_reference = compare_class(per_exercise, stubs, refs, out / "similarity", threshold)
+        pairs, to_reference, failed = compare_class(per_exercise, stubs, refs, out / "similarity", threshold)
     except RuntimeError as exc:
         raise ReviewError(str(exc)) from None
+    unscanned += failed
     named = {v: k for k, v in label.items()}
     listed = [p for p in pairs if p.similarity >= threshold]
     close = [p for p in to_reference if p.similarity >= threshold]

@@ -20,9 +20,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-#: copydetect's noise and guarantee thresholds (its defaults): matches shorter than 25 tokens are noise.
+#: copydetect's noise threshold (its default): matches shorter than 25 tokens are noise. The guarantee threshold
+#: is the same, so every 25-gram is a fingerprint: winnowing would choose among them by Python's string hash,
+#: which differs from process to process, and the same class would get different similarities from run to run.
 NOISE_TOKENS = 25
-GUARANTEE_TOKENS = 30
+GUARANTEE_TOKENS = NOISE_TOKENS
 #: The name the reference goes by in the pairs.
 REFERENCE = "(reference)"
 
@@ -84,39 +86,53 @@ def _pairs(detector, exercise: str, owner: dict[str, str]) -> list[Pair]:
 
 
 def compare_class(files: dict[str, dict[str, bytes]], boilerplate: dict[str, list[Path]], reference: dict[str, Path],
-                  html_dir: Path, threshold: float) -> tuple[list[Pair], list[Pair]]:
-    """(pairs of students, students against the reference), every pair compared, sorted by similarity.
+                  html_dir: Path, threshold: float) -> tuple[list[Pair], list[Pair], list[str]]:
+    """(pairs of students, students against the reference, notes), every pair compared, sorted by similarity.
 
     ``files``: {exercise: {student: source}}; ``boilerplate``: {exercise: stub files};
     ``reference``: {exercise: the reference's file} (may be empty). Writes one copydetect
     HTML report per exercise with two students or more, ``html_dir/<exercise>.html``, showing
-    the pairs above ``threshold``.
+    the pairs above ``threshold``. An exercise copydetect fails on is a note, and the others go on.
     """
     copydetect = _copydetect()
     html_dir.mkdir(parents=True, exist_ok=True)
-    pairs, to_reference = [], []
+    pairs, to_reference, notes = [], [], []
     with tempfile.TemporaryDirectory(prefix="grader-review-") as tmp:
         for exercise, sources in files.items():
-            folder = Path(tmp) / exercise
-            owner, paths = {}, []
-            for student, source in sources.items():
-                path = folder / student / f"{exercise}.py"
-                path.parent.mkdir(parents=True)
-                path.write_bytes(source)
-                owner[str(path)], paths = student, [*paths, path]
-            stubs = boilerplate.get(exercise, [])
-            ref = reference.get(exercise)
-            if len(paths) >= 2:
-                html = html_dir / f"{exercise}.html"
-                detector = _detector(copydetect, paths, paths, stubs + ([ref] if ref else []), html, threshold)
-                pairs += _pairs(detector, exercise, owner)
-                detector.generate_html_report()
-            if ref is not None and paths:
-                copied = Path(tmp) / "reference" / exercise / f"{exercise}.py"
-                copied.parent.mkdir(parents=True)
-                shutil.copyfile(ref, copied)
-                detector = _detector(copydetect, paths, [copied], stubs, None, threshold)
-                owner[str(copied)] = REFERENCE
-                to_reference += _pairs(detector, exercise, owner)
+            try:
+                found = _compare_exercise(copydetect, Path(tmp), exercise, sources, boilerplate.get(exercise, []),
+                                          reference.get(exercise), html_dir, threshold)
+            except Exception as exc:  # one exercise's files never stop the review of the others
+                notes.append(f"similarity of {exercise}: copydetect failed ({type(exc).__name__}: {str(exc)[:200]})")
+                continue
+            pairs += found[0]
+            to_reference += found[1]
     order = lambda p: (-p.similarity, p.exercise, p.first, p.second)  # noqa: E731
-    return sorted(pairs, key=order), sorted(to_reference, key=order)
+    return sorted(pairs, key=order), sorted(to_reference, key=order), notes
+
+
+def _compare_exercise(copydetect, tmp: Path, exercise: str, sources: dict[str, bytes], stubs: list[Path],
+                      ref: Path | None, html_dir: Path, threshold: float) -> tuple[list[Pair], list[Pair]]:
+    """The pairs of one exercise's files, and each file against the reference (written under ``tmp``)."""
+    pairs, to_reference = [], []
+    folder = tmp / exercise
+    owner, paths = {}, []
+    for student, source in sources.items():
+        path = folder / student / f"{exercise}.py"
+        path.parent.mkdir(parents=True)
+        path.write_bytes(source)
+        owner[str(path)] = student
+        paths.append(path)
+    if len(paths) >= 2:
+        html = html_dir / f"{exercise}.html"
+        detector = _detector(copydetect, paths, paths, stubs + ([ref] if ref else []), html, threshold)
+        pairs += _pairs(detector, exercise, owner)
+        detector.generate_html_report()
+    if ref is not None and paths:
+        copied = tmp / "reference" / exercise / f"{exercise}.py"
+        copied.parent.mkdir(parents=True)
+        shutil.copyfile(ref, copied)
+        detector = _detector(copydetect, paths, [copied], stubs, None, threshold)
+        owner[str(copied)] = REFERENCE
+        to_reference += _pairs(detector, exercise, owner)
+    return pairs, to_reference
