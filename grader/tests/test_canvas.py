@@ -87,7 +87,7 @@ def test_a_bad_roster_is_a_clear_error(tmp_path, text, problem):
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)
 def test_the_class_of_30_comes_as_canvas_csv():
     graded = once("class-of-30-graded", grade_the_class)
     table = list(csv.reader(io.StringIO(graded["canvas"])))

@@ -84,7 +84,7 @@ def _outputs(out: Path, student: str) -> tuple[int, bool, dict]:
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)
 def test_identical_files_get_different_inputs_under_a_key_and_the_same_without(tmp_path):
     submissions = _printing_class(tmp_path / "class")
     extra = ["--only", "collate", "--gpu", "off", "--min-isolation", "weak"]
@@ -118,7 +118,7 @@ def test_batch_says_when_it_has_no_key(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)
 def test_every_report_of_the_class_holds_its_secret_seed_and_no_feedback_does(graded):
     results = Path(graded["results_dir"])
     for name, student in shared_class().students.items():
@@ -139,7 +139,7 @@ def test_every_report_of_the_class_holds_its_secret_seed_and_no_feedback_does(gr
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)
 def test_grade_seed_replays_a_student_exactly(graded, tmp_path):
     """max (the reference's collate.py, four stubs), replayed from its five files with its recorded seed."""
     record = json.loads((Path(graded["results_dir"]) / "max.json").read_text())
@@ -199,7 +199,7 @@ def test_gradescope_grades_with_the_students_seed_of_record(tmp_path, monkeypatc
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)
 def test_a_regrade_after_a_change_to_one_check_names_the_grader_and_the_check(graded, tmp_path):
     """max's report of record, regraded by a copy of the grader whose collate check of right padding always fails."""
     copy = tmp_path / "grader-copy"
