@@ -97,7 +97,7 @@ def read_flags(results: Path) -> list[tuple[str, str]]:
     flags = []
     for student, result, error in rows:
         if result is None:
-            flags.append((student, f"not graded: {error}"))
+            flags.append((student, error if error.startswith("not graded") else f"not graded: {error}"))
         else:
             flags += [(student, flag) for flag in result.integrity_flags]
     return flags
