@@ -14,7 +14,6 @@ the values again.
 
 from __future__ import annotations
 
-
 from grader.engine.checks.collate_tables import (
     KEYS,
     call_text,
