@@ -37,6 +37,8 @@ from grader.writers.markdown import md_inline
 
 MAX_FILE_BYTES = 1 << 20
 DEFAULT_THRESHOLD = 0.5
+#: The most rows of a table in review.md (the CSVs hold every row).
+MD_ROWS = 200
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
@@ -170,10 +172,13 @@ def _write(out: Path, pairs, close, constructs, flags, notes, named, threshold, 
           "## Similar pairs", ""]
     md += (["| Exercise | Student | Student | Similarity | Shares | Tokens |", "| --- | --- | --- | ---: | ---: | ---: |"]
            + [f"| {md_inline(p.exercise)} | {md_inline(name(p.first))} | {md_inline(name(p.second))} | {p.similarity:.2f} | "
-              f"{p.share_first:.2f} / {p.share_second:.2f} | {p.tokens} |" for p in pairs]) if pairs else ["None at or above the threshold."]
+              f"{p.share_first:.2f} / {p.share_second:.2f} | {p.tokens} |" for p in pairs[:MD_ROWS]]
+           + (["", f"{len(pairs) - MD_ROWS} more in pairs.csv."] if len(pairs) > MD_ROWS else [])
+           ) if pairs else ["None at or above the threshold."]
     md += ["", "## Closest to the reference", ""]
     md += (["| Exercise | Student | Share of the student's file | Tokens |", "| --- | --- | ---: | ---: |"]
-           + [f"| {md_inline(p.exercise)} | {md_inline(name(p.first))} | {p.share_first:.2f} | {p.tokens} |" for p in close]
+           + [f"| {md_inline(p.exercise)} | {md_inline(name(p.first))} | {p.share_first:.2f} | {p.tokens} |" for p in close[:MD_ROWS]]
+           + (["", f"{len(close) - MD_ROWS} more in reference.csv."] if len(close) > MD_ROWS else [])
            ) if close else ["No comparison with a reference, or none at or above the threshold."]
     md += ["", "## Constructs with no place in an honest answer", ""]
     md += (["| Student | File:line | Construct | Code |", "| --- | --- | --- | --- |"]
