@@ -36,6 +36,8 @@ INSTRUCTOR_COMMANDS = {
     "record-submissions": "grader.commands.record_submissions",
     "batch": "grader.commands.batch",
     "merge": "grader.commands.merge",
+    "review": "grader.commands.review",
+    "regrade": "grader.commands.regrade",
     "grade-commit": "grader.commands.grade_commit",
     "bench": "grader.commands.bench",
     "scoreboard": "grader.commands.scoreboard",

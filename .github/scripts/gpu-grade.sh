@@ -8,7 +8,11 @@
 # $GITHUB_SERVER_URL only. Writes $RUNNER_TEMP/gpu-report/grade.json and
 # grade.md, and appends the Markdown to the run's Summary page.
 #
-# Environment: PYTHON, REPOSITORY (owner/name), REF, SEED, CLASSROOM_TOKEN,
+# Without SEED, and with the course key in GRADER_SEED_KEY, the grading uses the
+# student's secret seed of record (derived from the repository's name, as the
+# class workflow does), kept out of grade.md and the Summary page.
+#
+# Environment: PYTHON, REPOSITORY (owner/name), REF, SEED, GRADER_SEED_KEY, CLASSROOM_TOKEN,
 # GITHUB_SERVER_URL, RUNNER_TEMP, GITHUB_STEP_SUMMARY.
 set -euo pipefail
 if ! [[ "$REPOSITORY" =~ ^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$ ]]; then
@@ -22,7 +26,7 @@ fi
 report="$RUNNER_TEMP/gpu-report"
 rm -rf "$report" && mkdir -p "$report"
 seed=()
-if [ -n "${SEED:-}" ]; then seed=(--seed "$SEED"); fi
+if [ -n "${SEED:-}" ]; then seed=(--seed "$SEED"); else seed=(--student "${REPOSITORY#*/}"); fi
 as_root=()
 if [ "$(id -u)" != 0 ] && sudo -n true 2>/dev/null; then as_root=(sudo -E); fi
 "${as_root[@]}" "$PYTHON" -m grader grade-commit "$GITHUB_SERVER_URL/$REPOSITORY.git" --ref "${REF:-HEAD}" \

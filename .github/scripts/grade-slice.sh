@@ -10,9 +10,13 @@
 # A repository that cannot be asked, fetched or read is an error row of the
 # gradebook, never a failed step. Writes out/slice-$SLICE/.
 #
+# With the course key in GRADER_SEED_KEY each student gets a secret seed of
+# record (batch drops the key from the graders' environment); the five files
+# of every student read go to out/files-$SLICE/ for the merge job's review.
+#
 # Environment: REPOSITORIES (owner/name, space-separated), DEADLINE, SLICE,
 # MIN_ISOLATION (default jail: batch refuses to grade below it), GH_TOKEN,
-# CLASSROOM_TOKEN, GITHUB_SERVER_URL, RUNNER_TEMP.
+# CLASSROOM_TOKEN, GRADER_SEED_KEY, GITHUB_SERVER_URL, RUNNER_TEMP.
 set -euo pipefail
 read -r -a repositories <<< "$REPOSITORIES"
 record="$RUNNER_TEMP/server-record-$SLICE.json"
@@ -22,4 +26,4 @@ python -m grader record-submissions "${repositories[@]}" --deadline "$DEADLINE" 
 as_root=()
 if [ "$(id -u)" != 0 ] && sudo -n true 2>/dev/null; then as_root=(sudo -E); fi
 "${as_root[@]}" "$(command -v python)" -m grader batch --from-server "$GITHUB_SERVER_URL" --deadline "$DEADLINE" \
-  --server-record "$record" --out "out/slice-$SLICE" --jobs 2 --min-isolation "${MIN_ISOLATION:-jail}"
+  --server-record "$record" --out "out/slice-$SLICE" --files-out "out/files-$SLICE" --jobs 2 --min-isolation "${MIN_ISOLATION:-jail}"

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from grader.cli import CommandError
+from grader.engine import seeds
 from grader.isolation import LEVELS, meets
 from grader.sandbox.expected import expected_isolation
 from grader.tools.batch import (
@@ -17,6 +19,7 @@ from grader.tools.batch import (
     report_rows,
     run_batch,
 )
+from grader.tools.canvas import RosterError, read_roster
 from grader.tools.record_submissions import parse_time, read_record
 
 HELP = ("grade every student folder under SUBMISSIONS, or every recorded commit (the grade of record: in the jail "
@@ -29,7 +32,14 @@ def add_arguments(parser) -> None:
     parser.add_argument("--out", type=Path, required=True, help="where results/, feedback/, gradebook.csv and summary.md go")
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
                         help="students graded at once (default: half the CPUs; each grading uses about 2 cores at peak)")
-    parser.add_argument("--seed", type=int, default=0, help="one seed for the whole class (default 0)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the class seed, used when $GRADER_SEED_KEY holds no course key (default 0); with a key each "
+                             "student gets a secret seed of record derived from it")
+    parser.add_argument("--files-out", type=Path, metavar="FILES",
+                        help="copy the five files of every student read to FILES/<student>/ (for python -m grader review)")
+    parser.add_argument("--roster", type=Path, metavar="CSV",
+                        help="the class roster (student_id,name,sis_user_id,sis_login_id,section): also write canvas.csv, "
+                             "Canvas's gradebook import (python -m grader merge --help)")
     parser.add_argument("--deadline", type=parse_deadline,
                         help="grade each student at the commit the server held at this ISO 8601 time (needs --server-record)")
     parser.add_argument("--server-record", type=Path, metavar="FILE",
@@ -60,12 +70,21 @@ def run(args) -> int:
                            f"below --min-isolation {args.min_isolation}. Install bubblewrap and run as root (README.md, Isolation), "
                            "or lower --min-isolation for a grading that is not the grade of record.")
     token = os.environ.pop(args.token_env, None) if server else None  # the graders never see it
+    seed_key = seeds.key_from_environment()
+    os.environ.pop(seeds.KEY_VARIABLE, None)
+    if seed_key is None:
+        print(f"python -m grader batch: warning: no course key in ${seeds.KEY_VARIABLE}: every student gets the class "
+              f"seed {args.seed}, which anyone can use to compute the inputs in advance (README.md, Batch grading)",
+              file=sys.stderr)
     try:
+        if args.roster is not None:
+            read_roster(args.roster)  # a bad roster stops before anything is graded
         record = _record(args.deadline, args.server_record)
         rows = run_batch(args.submissions, args.out, jobs=args.jobs, seed=args.seed, record=record,
                          force=args.force, timeout=args.timeout, extra=["--gpu", args.gpu, "--min-isolation", args.min_isolation],
-                         server=server, token=token or None)
-    except BatchError as exc:
+                         server=server, token=token or None, seed_key=seed_key, files_out=args.files_out,
+                         roster=args.roster)
+    except (BatchError, RosterError) as exc:
         raise CommandError(str(exc)) from exc
     return report_rows(rows, args.out)
 

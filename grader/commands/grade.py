@@ -54,6 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gradescope", type=Path, metavar="FILE", help="write Gradescope's results.json")
     parser.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML")
     parser.add_argument("--seed", type=seed_value, help="seed of the randomized inputs (default: a fresh one, in the report)")
+    parser.add_argument("--secret-seed", action="store_true",
+                        help="the seed is a student's secret seed of record (batch, the hosts): the JSON report keeps "
+                             "it, the reports a student reads leave it out")
     parser.add_argument("--only", metavar="EXERCISE[,EXERCISE]", help="grade only these exercises")
     parser.add_argument("--gpu", choices=("auto", "on", "off"), default="auto",
                         help="pin_memory checks on CUDA: auto (if a device is present), on (required), off")
@@ -84,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     from grader.sandbox import SandboxError
     from grader.writers import to_console, write_all
 
+    if args.secret_seed and args.seed is None:
+        raise CommandError("--secret-seed marks a given seed of record: give --seed too")
     only = [name.strip() for name in args.only.split(",")] if args.only else None
     unknown = sorted(set(only or []) - set(EXERCISES))
     if unknown:
@@ -98,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric,
               fail_fast=args.fail_fast, progress=progress, jail=args.jail, kernel_layers=args.layers == "on",
               min_isolation=args.min_isolation, report=report,
-              timeout_scale=args.timeout_scale)
+              timeout_scale=args.timeout_scale, seed_secret=args.secret_seed)
     except (FileNotFoundError, ValueError, RubricError, ReportPathError) as exc:
         raise CommandError(str(exc)) from exc
     except (GraderFault, SandboxError) as exc:

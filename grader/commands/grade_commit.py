@@ -7,8 +7,11 @@ accepted contract files are graded by ``python -m grader grade`` in its own
 process (the token removed from its environment), and the reports say
 which commit was graded and, for each file that could not be taken, which
 file and why. The token (``$CLASSROOM_TOKEN``, see ``--token-env``) goes to
-URL's server only. Exit status: 0 when graded (whatever the score), 2 when
-the commit cannot be read or the grader fails.
+URL's server only. With ``--student ID`` and a course key in
+``$GRADER_SEED_KEY`` (and no ``--seed``), the grading uses the student's
+secret seed of record (:mod:`grader.engine.seeds`), kept out of the Markdown.
+Exit status: 0 when graded (whatever the score), 2 when the commit cannot be
+read or the grader fails.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import tempfile
 from pathlib import Path
 
 from grader.cli import CommandError
+from grader.engine import seeds
 from grader.engine.results import GradeResult
 from grader.isolation import LEVELS
 from grader.paths import REPO
@@ -38,6 +42,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--json", type=Path, required=True, metavar="FILE", help="write the result as JSON")
     parser.add_argument("--markdown", type=Path, required=True, metavar="FILE", help="write the Markdown report")
     parser.add_argument("--seed", type=int, help="seed of the randomized inputs (default: a fresh one, in the report)")
+    parser.add_argument("--student", metavar="ID",
+                        help="grade with this student's secret seed of record, derived from $GRADER_SEED_KEY (the "
+                             "repository's name, as the class workflow uses it); --seed wins")
     parser.add_argument("--gpu", choices=("auto", "on", "off"), default="auto", help="pin_memory checks on CUDA")
     parser.add_argument("--min-isolation", choices=LEVELS, default="jail", help="as for grade (default jail)")
     parser.add_argument("--token-env", default="CLASSROOM_TOKEN", metavar="NAME",
@@ -58,6 +65,13 @@ def run(args) -> int:
                "--markdown", str(args.markdown), "--gpu", args.gpu, "--min-isolation", args.min_isolation]
         if args.seed is not None:
             cmd += ["--seed", str(args.seed)]
+        elif args.student:
+            key = seeds.key_from_environment()
+            if key is None:
+                print(f"python -m grader grade-commit: warning: no course key in ${seeds.KEY_VARIABLE}: a fresh seed, "
+                      "not the student's seed of record", file=sys.stderr)
+            else:
+                cmd += ["--seed", str(seeds.student_seed(key, args.student)), "--secret-seed"]
         env = {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES and k != args.token_env}
         done = subprocess.run(cmd, cwd=REPO, env=env)
         if done.returncode != 0 or not args.json.is_file():

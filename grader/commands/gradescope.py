@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from grader.cli import CommandError
+from grader.engine import seeds
 from grader.tools.bundles import gradescope_zip
 from grader.tools.publish import PublishError
 
-HELP = "write the Gradescope autograder zip (setup.sh, run_autograder, the grader)"
+HELP = "write the Gradescope autograder zip (setup.sh, run_autograder, the grader; the course key of $GRADER_SEED_KEY)"
 
 
 def add_arguments(parser) -> None:
@@ -17,9 +19,16 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     try:
-        names = gradescope_zip(args.out)
+        key = seeds.key_from_environment()
+        names = gradescope_zip(args.out, seed_key=key)
     except PublishError as exc:
         raise CommandError(str(exc)) from exc
     print(f"wrote {args.out} ({len(names)} files); upload it as the assignment's autograder "
           "(README.md, Gradescope, says which container settings it needs)")
+    if key:
+        print(f"it carries the course key from ${seeds.KEY_VARIABLE}: each submission is graded with its student's "
+              "secret seed of record; keep the zip private")
+    else:
+        print(f"no course key in ${seeds.KEY_VARIABLE}: each submission gets a fresh seed, shown to the student",
+              file=sys.stderr)
     return 0

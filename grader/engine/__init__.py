@@ -1,4 +1,5 @@
-"""The grading engine, a library: the runner, the pytest plugin, the preflight, the rubric, the result model, the checks.
+"""The grading engine, a library: the runner, the pytest plugin, the preflight, the rubric, the result model, seeds,
+provenance, the checks.
 
 Imports run one way: commands -> tools -> writers -> engine -> sandbox ->
 shared. The engine imports no writer and no command; the probes it asks for

@@ -210,6 +210,11 @@ class GradeResult:
     ``provenance`` says where a class grading's files came from:
     ``{"commit", "server_time", "source"}`` from a server record (see
     :mod:`grader.tools.record_submissions`), or ``{}``.
+    ``seed_secret`` is True when the seed is a student's secret seed of record
+    (derived from the course key, :mod:`grader.engine.seeds`): the writers a
+    student reads leave it out. ``grader_sha256`` names the grader that graded
+    (:func:`grader.engine.provenance.grader_hash`), ``environment`` what it ran
+    on (:func:`grader.engine.provenance.environment`).
     """
 
     exercises: list[ExerciseResult]
@@ -224,6 +229,9 @@ class GradeResult:
     phases: dict[str, float] = field(default_factory=dict)
     provenance: dict[str, str] = field(default_factory=dict)
     timeout_scale: float = 1.0
+    seed_secret: bool = False
+    grader_sha256: str = ""
+    environment: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
@@ -231,6 +239,8 @@ class GradeResult:
         self.duration_s = float(self.duration_s)
         self.integrity_flags = [_bounded(flag, "flag") for flag in self.integrity_flags[:MAX_INTEGRITY_FLAGS]]
         self.submission = clean_text(self.submission)
+        self.seed_secret = bool(self.seed_secret)
+        self.environment = {str(k)[:40]: clean_text(cut_text(str(v), 200)) for k, v in list(self.environment.items())[:20]}
         try:
             self.isolation = Isolation.from_dict(self.isolation).to_dict()
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -292,6 +302,9 @@ class GradeResult:
             "phases": dict(self.phases),
             "provenance": dict(self.provenance),
             "timeout_scale": self.timeout_scale,
+            "seed_secret": self.seed_secret,
+            "grader_sha256": self.grader_sha256,
+            "environment": dict(self.environment),
         }
 
     @classmethod
@@ -311,4 +324,7 @@ class GradeResult:
             phases=dict(data.get("phases", {})),
             provenance=dict(data.get("provenance", {})),
             timeout_scale=float(data.get("timeout_scale", 1.0)),
+            seed_secret=bool(data.get("seed_secret", False)),
+            grader_sha256=str(data.get("grader_sha256", "")),
+            environment=dict(data.get("environment", {})),
         )

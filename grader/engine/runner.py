@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from grader import registry
+from grader.engine import provenance
 from grader.engine.checks.support import CHECK_BUDGET_S, Context, where_to_look
 from grader.engine.plugin import CHECKS_DIR, CheckOutcome, ChecksPlugin, GraderFault, run_checks
 from grader.engine.preflight import preflight
@@ -85,7 +86,8 @@ def cuda_device() -> str:
 def grade(submission, *, seed: int | None = None, only: list[str] | None = None, gpu: str = "auto",
           rubric_path: Path = DEFAULT_RUBRIC, fail_fast: bool = False, progress=None, jail: str = "auto",
           min_isolation: str = "weak", kernel_layers: bool = True,
-          report=None, timeout_scale: float = 1.0, check_time_limit_s: float | None = None) -> GradeResult:
+          report=None, timeout_scale: float = 1.0, check_time_limit_s: float | None = None,
+          seed_secret: bool = False) -> GradeResult:
     """Grade the five contract files in ``submission`` and return the result.
 
     ``seed`` fixes every randomized input (a fresh one is drawn and reported
@@ -103,6 +105,9 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     worker probes 60 s); the result records it. ``check_time_limit_s``
     replaces the per-check backstop of pytest-timeout (checks/pytest.ini);
     only the tests use it, to stop a check in the middle of a probe.
+    ``seed_secret`` marks ``seed`` as a student's secret seed of record (the
+    student's reports leave it out). The result names the grader (the hash of
+    its published tree) and the environment it ran on.
 
     Raises FileNotFoundError or ValueError for a submission folder that is
     missing or may not be graded, RubricError for a bad rubric, SandboxError
@@ -143,7 +148,9 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
             exercises=exercises, seed=seed, duration_s=round(time.monotonic() - started, 2),
             submission=str(submission), started_at=started_at, grader_version=GRADER_VERSION,
             integrity_flags=_integrity_flags(submission, sandbox, ctx), gpu=gpu_name or "none",
-            isolation=sandbox.isolation.to_dict(), phases=phases, timeout_scale=timeout_scale)
+            isolation=sandbox.isolation.to_dict(), phases=phases, timeout_scale=timeout_scale,
+            seed_secret=seed_secret, grader_sha256=provenance.this_grader_hash(),
+            environment=provenance.environment(gpu_name or "none", sandbox.isolation.level))
         if report is not None:
             report(result)
     return result

@@ -11,7 +11,15 @@ anything is graded:
 * :class:`Hostile` students are the cases of the repositories corpus
   (:mod:`grader.tests.repository_corpus`): the row its ``expect.toml`` says;
 * :class:`Forger` students hand in one file of the hostile submissions
-  corpus (a forged result frame, say): that exercise scores 0, the others 20.
+  corpus (a forged result frame, say): that exercise scores 0, the others 20;
+* a :class:`Copier` is honest but for one exercise, whose file is a
+  classmate's right answer with its variables renamed and its layout redone
+  (:func:`renamed`); a :class:`Walker` hands in the reference with a frame walk
+  added to one file (:data:`FRAME_WALK`), which costs nothing: only the review
+  (``python -m grader review``) shows either.
+
+Right answers (``A``) are dealt out so that no two students share one: the
+k-th student with an ``A`` for an exercise gets that exercise's k-th answer.
 
 Adding a student is one line in :data:`STUDENTS`. Tests get the built class
 from :func:`shared_class`, which builds it once per test run, whichever
@@ -23,6 +31,7 @@ hostile repositories send git-lfs and submodules, one test at a time.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import fcntl
 import json
@@ -59,6 +68,61 @@ class Honest:
 
 
 @dataclass(frozen=True)
+class Copier(Honest):
+    """An honest student but for ``exercise``: ``copies``'s file for it (an ``A``), variables renamed."""
+
+    copies: str = ""
+    exercise: str = ""
+
+
+@dataclass(frozen=True)
+class Walker(Honest):
+    """An honest student whose ``exercise`` file also walks the interpreter's frames at import (:data:`FRAME_WALK`)."""
+
+    exercise: str = ""
+
+
+#: Appended to a Walker's file: a walk up the frames that import it, looking for the grader's probe. It changes no
+#: result, so it costs nothing; the review lists it (sys._getframe and f_back, with their lines).
+FRAME_WALK = """
+
+def _find_the_probe():
+    import sys
+
+    frame, names = sys._getframe(1), []
+    while frame is not None:
+        names.append(frame.f_code.co_name)
+        frame = frame.f_back
+    return names
+
+
+_PROBE_FRAMES = _find_the_probe()
+"""
+
+
+def renamed(source: bytes) -> bytes:
+    """``source`` with every function's local variables renamed (parameters kept: callers pass them by name), comments
+    dropped and the layout redone (``ast.unparse``): how a copied answer is usually disguised."""
+    tree = ast.parse(source)
+
+    def rename(function: ast.AST) -> None:
+        params = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+        declared = {n for node in ast.walk(function) if isinstance(node, (ast.Global, ast.Nonlocal)) for n in node.names}
+        local = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        names = {name: f"my_{name.strip('_')}_value" for name in local - params - declared}
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name) and node.id in names:
+                node.id = names[node.id]
+            elif isinstance(node, ast.arg) and node.arg in names:
+                node.arg = names[node.arg]
+
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            rename(node)
+    return (ast.unparse(tree) + "\n").encode()
+
+
+@dataclass(frozen=True)
 class Hostile:
     """A student whose repository is the corpus case ``case`` (named after it)."""
 
@@ -81,8 +145,9 @@ class Forger:
 
 STUDENTS = (
     Honest("ada", "RRRRR"), Honest("ben", "SSSSS"), Honest("cai", "RSRSR"), Honest("dee", "AAAAA"),
-    Honest("eli", "RRRRS"), Honest("fay", "SRRRR"), Honest("gus", "ARARA"), Honest("hal", "RRSSS"),
-    Honest("ivy", "SSRRA"), Honest("jon", "AARRS"), Honest("kim", "RARAR"), Honest("lea", "SSSSR"),
+    Walker("eli", "RRRRS", exercise="collate"), Honest("fay", "SRRRR"), Honest("gus", "ARARA"), Honest("hal", "RRSSS"),
+    Honest("ivy", "SSRRA"), Honest("jon", "AARRS"), Copier("kim", "RARAR", copies="dee", exercise="bucketing"),
+    Honest("lea", "SSSSR"),
     Honest("max", "RSSSS"), Honest("nia", "ARRRR"), Honest("oli", "RRARR"), Honest("pam", "SASAS"),
     Honest("quy", "RRRAS"), Honest("ray", "AAARR"), Honest("sam", "SRSRS"), Forger("tia", "forged_huge_error", "collate"),
     Hostile("lfs_pointer"), Hostile("symlinks"), Hostile("submodule"), Hostile("oversized_blob"),
@@ -177,14 +242,16 @@ def build_class(root: Path, students) -> dict:
     attacker = (ATTACKER_HOST, _free_port(ATTACKER_HOST))
     answers, expected = {}, {}
     names = [s.name for s in students]
+    dealt = _deal_answers(students)
     for index, student in enumerate(students):
         repository = f"{OWNER}/{student.name}"
         ctx = Context(repository=repository, deadline=DEADLINE, attacker_url=f"http://{attacker[0]}:{attacker[1]}",
                       classmate=names[(index + 1) % len(names)])
         path = root / "server" / OWNER / f"{student.name}.git"
         if isinstance(student, Honest):
-            _build_honest(student, index, path, ctx)
-            row = {"kind": "honest", "scores": {e: POINTS * (c != "S") for e, c in zip(EXERCISES, student.recipe)},
+            _build_honest(student, dealt, path, ctx, index)
+            kind = "honest" if type(student) is Honest else type(student).__name__.lower()  # copier, walker
+            row = {"kind": kind, "scores": {e: POINTS * (c != "S") for e, c in zip(EXERCISES, student.recipe)},
                    "reasons": {}, "flags": []}
         elif isinstance(student, Forger):
             _build_forger(student, index, path, ctx)
@@ -200,15 +267,30 @@ def build_class(root: Path, students) -> dict:
     return {"root": str(root), "students": expected, "attacker": list(attacker)}
 
 
-def _build_honest(student: Honest, index: int, path: Path, ctx: Context) -> None:
-    assert len(student.recipe) == len(EXERCISES) and set(student.recipe) <= set("RSA"), student
+def _deal_answers(students) -> dict[tuple[str, str], Path]:
+    """{(student, exercise): a right answer} for every ``A``: the k-th student with an A for an exercise gets its k-th answer."""
     right = {e: [x for x in corpus.entries("right") if x.exercise == e and "slow" not in x.name] for e in EXERCISES}
+    dealt = {}
+    for position, exercise in enumerate(EXERCISES):
+        takers = [s.name for s in students if isinstance(s, Honest) and s.recipe[position] == "A"]
+        assert len(takers) <= len(right[exercise]), f"more A students than right answers for {exercise}: {takers}"
+        dealt.update({(name, exercise): right[exercise][k].path for k, name in enumerate(takers)})
+    return dealt
+
+
+def _build_honest(student: Honest, dealt: dict, path: Path, ctx: Context, index: int) -> None:
+    assert len(student.recipe) == len(EXERCISES) and set(student.recipe) <= set("RSA"), student
     files = contract(corpus.SOLUTIONS)
     for exercise, letter in zip(EXERCISES, student.recipe):
         if letter == "S":
             files[f"exercises/{exercise}.py"] = (REPO / "exercises" / f"{exercise}.py").read_bytes()
         elif letter == "A":
-            files[f"exercises/{exercise}.py"] = right[exercise][index % len(right[exercise])].path.read_bytes()
+            files[f"exercises/{exercise}.py"] = dealt[student.name, exercise].read_bytes()
+    if isinstance(student, Copier):
+        assert student.recipe[EXERCISES.index(student.exercise)] == "A", student
+        files[f"exercises/{student.exercise}.py"] = renamed(dealt[student.copies, student.exercise].read_bytes())
+    if isinstance(student, Walker):
+        files[f"exercises/{student.exercise}.py"] += FRAME_WALK.encode()
     files["README.md"] = f"# {student.name}'s lab\n".encode()
     commit = Repository(path).commit(files, message="my lab", date=ctx.at(-12 - index))
     ctx.push(commit, -12 - index)

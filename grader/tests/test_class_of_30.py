@@ -6,8 +6,11 @@ two slices; each slice's grade job (``grade-slice.sh``: record-submissions
 against the stand-in ``gh``, then ``batch --from-server``) fetches every
 recorded commit through the reader, slice 0 over HTTP from a stand-in for
 GitHub requiring the token (git's own http-backend), slice 1 over
-``file://``; the merge job (``merge-slices.sh``) makes one gradebook. A
-listener sits where the hostile repositories send git-lfs and submodules.
+``file://``; the merge job (``merge-slices.sh``) makes one gradebook (and,
+from a roster, the Canvas import), then reviews the class (``review-class.sh``)
+over the five files each slice uploaded. The course key is the secret
+GRADER_SEED_KEY, so every student has a secret seed of record. A listener
+sits where the hostile repositories send git-lfs and submodules.
 
 The grading runs once per test run (:func:`grader.tests.class_of_30.once`);
 each test then judges its part of the outcome: every honest row has the
@@ -39,9 +42,15 @@ from grader.tests.git_http import USER, GitServer, basic
 from grader.tests.repository_corpus import case_names
 from grader.tests.workflow_steps import StepRunner, load, run_job
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+# The timeout is a backstop (the grading of the class runs in the first test that asks): on a 2-core machine shared
+# with other gradings, the class alone has taken more than 900 s.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 TOKEN = "ghs_fake_classroom_token_for_the_class_of_30"
+SEED_KEY = "course-key-of-the-class-of-30"
+#: The roster the instructor hands merge: all but two of the class (tia and many_files), and one student who
+#: handed in nothing (zed).
+ROSTER_LEFT_OUT = ("tia", "many_files")
 WORKFLOW = REPO / ".github" / "workflows" / "grade-class.yml"
 
 
@@ -52,7 +61,19 @@ def _workspace(root: Path) -> Path:
     shutil.copytree(REPO / ".github", workspace / ".github")
     for name in ("lab.toml", "requirements.txt", "requirements-instructor.txt"):
         shutil.copy(REPO / name, workspace / name)
+    for name in ("solutions", "exercises"):  # the review's reference and boilerplate
+        shutil.copytree(REPO / name, workspace / name, ignore=shutil.ignore_patterns("__pycache__"))
     return workspace
+
+
+def _roster(workspace: Path, students) -> str:
+    """roster.csv in the instructor's repository, as the workflow's roster input names it."""
+    lines = ["student_id,name,sis_user_id,sis_login_id,section"]
+    lines += [f"{s},{s.title()} Student,SIS-{s},{s}@example.edu,Section {i % 2 + 1}"
+              for i, s in enumerate(sorted(students)) if s not in ROSTER_LEFT_OUT]
+    lines.append("zed,Zed Absent,SIS-zed,zed@example.edu,Section 1")
+    (workspace / "roster.csv").write_text("\n".join(lines) + "\n")
+    return "roster.csv"
 
 
 def _bin(root: Path) -> Path:
@@ -88,7 +109,8 @@ def grade_the_class(root: Path) -> dict:
 
     values = {"secrets.CLASSROOM_TOKEN": TOKEN, "inputs.repositories": "\n".join(klass.repositories),
               "inputs.organization": "", "inputs.assignment_prefix": "", "inputs.slices": "2",
-              "inputs.deadline": "2026-12-01T23:59:00+00:00", "inputs.min_isolation": "jail"}
+              "inputs.deadline": "2026-12-01T23:59:00+00:00", "inputs.min_isolation": "jail",
+              "secrets.GRADER_SEED_KEY": SEED_KEY, "inputs.roster": _roster(workspace, klass.students)}
     job("list", root / "temp-list", values)
     matrix = json.loads(values["steps.split.outputs.matrix"])["include"]
     with attacker_listener(klass) as attacker, GitServer(klass.server, TOKEN) as github:
@@ -99,8 +121,10 @@ def grade_the_class(root: Path) -> dict:
                 {**values, "matrix.repositories": entry["repositories"], "matrix.slice": str(number)},
                 GITHUB_SERVER_URL=servers[number])
             shutil.copytree(workspace / "out" / f"slice-{number}", root / "temp-merge" / "slices" / f"slice-{number}")
+            # download-artifact with merge-multiple: every slice's files-<slice> into one folder
+            shutil.copytree(workspace / "out" / f"files-{number}", root / "temp-merge" / "files", dirs_exist_ok=True)
         job("merge", root / "temp-merge", values)
-    gradebook = workspace / "gradebook"
+    gradebook, review = workspace / "gradebook", workspace / "review"
     return {
         "rows": list(csv.DictReader(io.StringIO((gradebook / "gradebook.csv").read_text(encoding="utf-8")))),
         "feedback": {p.stem: p.read_text(encoding="utf-8") for p in (gradebook / "feedback").glob("*.md")},
@@ -114,6 +138,12 @@ def grade_the_class(root: Path) -> dict:
         "seconds": seconds,
         "logs": logs,
         "slices_dir": str(root / "temp-merge" / "slices"),
+        "files_dir": str(root / "temp-merge" / "files"),
+        "results_dir": str(gradebook / "results"),
+        "canvas": (gradebook / "canvas.csv").read_text(encoding="utf-8"),
+        "gradebook_summary": (gradebook / "summary.md").read_text(encoding="utf-8"),
+        "review": {p.name: p.read_text(encoding="utf-8") for p in review.glob("*.*")},
+        "review_html": sorted(p.name for p in (review / "similarity").glob("*.html")),
     }
 
 

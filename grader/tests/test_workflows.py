@@ -360,7 +360,7 @@ def test_gpu_workflow_grades_one_commit_through_the_reader(tmp_path):
         env = {**os.environ, "PYTHON": str(shim), "RUNNER_TEMP": str(temp), "GITHUB_SERVER_URL": github.url,
                "GITHUB_STEP_SUMMARY": str(summary)}
         values = {"secrets.CLASSROOM_TOKEN": token, "inputs.repository": "course/symlinks", "inputs.ref": student["commit"],
-                  "inputs.seed": "7"}
+                  "inputs.seed": "7", "secrets.GRADER_SEED_KEY": "a course key"}
         runner = StepRunner(env, values, cwd=REPO)
         assert runner.run(grading) == 0, runner.logs
     assert "grade-commit" in calls.read_text() and "--gpu on" in calls.read_text()
@@ -370,3 +370,28 @@ def test_gpu_workflow_grades_one_commit_through_the_reader(tmp_path):
     assert "exercises/collate.py is a symbolic link in the submitted commit" in summary.read_text()
     assert any(r.authorization == basic(USER, token) for r in github.requests)
     assert not any(p.name == ".git" or p.suffix == ".git" for p in temp.rglob("*")), "nothing is cloned"
+
+
+def test_grades_of_record_read_the_course_key_and_the_class_is_reviewed():
+    """The class and GPU workflows hand the secret GRADER_SEED_KEY to the grading step only; the class's merge job
+    reviews the five files each slice uploaded, after the gradebook is uploaded, into an artifact of its own."""
+    klass = load(REPO / ".github" / "workflows" / "grade-class.yml")
+    for workflow, job, name in ((klass, "grade", "Grade the slice"),
+                                (load(REPO / ".github" / "workflows" / "gpu-grade.yml"), "grade", "Grade with the GPU")):
+        keyed = [s.get("name") for j in workflow["jobs"].values() for s in j["steps"]
+                 if "GRADER_SEED_KEY" in s.get("env", {})]
+        assert keyed == [name], keyed
+        assert next(s for s in steps(workflow, job) if s.get("name") == name)["env"]["GRADER_SEED_KEY"] == \
+            "${{ secrets.GRADER_SEED_KEY }}"
+    grade = [s.get("name") for s in steps(klass, "grade")]
+    upload = next(s for s in steps(klass, "grade") if s.get("name") == "Upload the graded files")
+    assert upload["with"]["name"] == "files-${{ matrix.slice }}" and grade.index("Grade the slice") < grade.index(upload["name"])
+    assert '--files-out "out/files-$SLICE"' in (REPO / ".github" / "scripts" / "grade-slice.sh").read_text()
+    merge = [s.get("name") for s in steps(klass, "merge")]
+    assert merge.index("Upload the gradebook") < merge.index("Download the graded files") < merge.index("Review")
+    assert merge.index("Review") < merge.index("Upload the review")
+    download = next(s for s in steps(klass, "merge") if s.get("name") == "Download the graded files")
+    assert download["with"]["pattern"] == "files-*" and download["with"]["merge-multiple"] is True
+    assert "-m grader review" in run_scripts(klass, follow=True)
+    pins = (REPO / "requirements-instructor.txt").read_text()
+    assert re.search(r"^copydetect==[\d.]+$", pins, re.M), "the review's package is pinned"

@@ -27,8 +27,14 @@ outlives ``--timeout``, is that student's "grader error" row; the batch
 always goes on.
 
 Every student is graded by its own ``python -m grader grade`` process,
-``--jobs`` at a time, with one seed for the whole class (so everyone gets
-the same inputs; it is in the gradebook). DIR then holds:
+``--jobs`` at a time. With a course key in ``$GRADER_SEED_KEY`` each student
+gets a secret seed of record derived from it and the student's name
+(:mod:`grader.engine.seeds`): in ``results/<student>.json`` and the
+gradebook, never in the feedback. Without a key, batch says so and every
+student gets the class seed (``--seed``, default 0), which anyone can use to
+compute the inputs in advance. With ``--files-out FILES`` the five files of
+every student read go to ``FILES/<student>/`` (for ``python -m grader review``).
+DIR then holds:
 
     results/<student>.json         the full result (the grade of record)
     results/<student>.error.txt    why a student has no result
@@ -56,6 +62,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
+from grader.engine import seeds
 from grader.engine.results import GradeResult
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
@@ -68,7 +75,7 @@ from grader.writers.formatting import JSON_REPORT_BYTES
 
 GRADE_TIMEOUT_S = 900
 #: Variables a grading process never needs: the tokens of the class.
-SECRET_VARIABLES = ("CLASSROOM_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "GRADER_GIT_TOKEN")
+SECRET_VARIABLES = ("CLASSROOM_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "GRADER_GIT_TOKEN", seeds.KEY_VARIABLE)
 
 
 class BatchError(ValueError):
@@ -127,10 +134,12 @@ def grading_key(folder: Path, seed: int, intake: Intake) -> str:
     return digest.hexdigest()
 
 
-def grade_one(student: str, folder: Path, out: Path, seed: int, timeout: float, extra: list[str]) -> tuple[str, str]:
+def grade_one(student: str, folder: Path, out: Path, seed: int, timeout: float, extra: list[str],
+              secret: bool = False) -> tuple[str, str]:
     """Grade one student in its own process; return (student, error message or "")."""
     results, feedback = out / "results", out / "feedback"
     cmd = [sys.executable, "-m", "grader", "grade", str(folder), "--quiet", "--seed", str(seed),
+           *(["--secret-seed"] if secret else []),
            "--json", str(results / f"{student}.json"), "--markdown", str(feedback / f"{student}.md"), *extra]
     env = {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
     try:
@@ -164,8 +173,13 @@ class Progress:
 
 def run_batch(submissions: Path | None, out: Path, *, jobs: int = 2, seed: int = 0, record: dict | None = None,
               force: bool = False, timeout: float = GRADE_TIMEOUT_S, extra: list[str] | None = None,
-              server: str | None = None, token: str | None = None) -> list:
+              server: str | None = None, token: str | None = None, seed_key: bytes | None = None,
+              files_out: Path | None = None, roster: Path | None = None) -> list:
     """Grade every student under ``submissions`` (or, with ``server``, every repository of ``record``) into ``out``.
+
+    ``seed_key`` (the course key) gives each student a secret seed of record
+    in place of the class ``seed``; ``files_out`` receives the five files of
+    every student read; ``roster`` adds the Canvas gradebook (grader.tools.canvas).
 
     ``record`` ({student: Submission}, see grader.tools.record_submissions)
     grades each student at the commit the server held at the deadline.
@@ -187,9 +201,12 @@ def run_batch(submissions: Path | None, out: Path, *, jobs: int = 2, seed: int =
                 errors[student] = "not graded: the server record has no entry for this student"
                 continue
             target = Path(tmp) / student
+            student_seed = seeds.student_seed(seed_key, student) if seed_key else seed
             try:
                 intake, provenance = take_in(folder, submission, target, server=server, token=token)
-                key = grading_key(target, seed, intake)
+                key = grading_key(target, student_seed, intake)
+                if files_out is not None:
+                    keep_files(target, intake, files_out / student)
             except (IntakeError, BatchError) as exc:
                 errors[student] = str(exc)
                 continue
@@ -199,16 +216,17 @@ def run_batch(submissions: Path | None, out: Path, *, jobs: int = 2, seed: int =
             key_file = out / "results" / f"{student}.key"
             if not force and key_file.is_file() and key_file.read_text() == key and (out / "results" / f"{student}.json").is_file():
                 continue  # graded before, nothing changed
-            todo[student] = (target, key, provenance, intake)
+            todo[student] = (target, key, provenance, intake, student_seed)
         progress = Progress(len(todo)) if todo else None
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(grade_one, s, t, out, seed, timeout, extra or []) for s, (t, *_) in todo.items()]
+            futures = [pool.submit(grade_one, s, t, out, student_seed, timeout, extra or [], bool(seed_key))
+                       for s, (t, _, _, _, student_seed) in todo.items()]
             for future in as_completed(futures):
                 student, error = future.result()
                 if error:
                     errors[student] = error
                 else:
-                    _, key, provenance, intake = todo[student]
+                    _, key, provenance, intake, _ = todo[student]
                     _finish(out, student, provenance, intake)
                     (out / "results" / f"{student}.key").write_text(key)
                 progress.step(student, error)
@@ -219,7 +237,16 @@ def run_batch(submissions: Path | None, out: Path, *, jobs: int = 2, seed: int =
     for student in students:
         if student not in errors:
             (out / "results" / f"{student}.error.txt").unlink(missing_ok=True)
-    return write_class_reports([out], out)
+    return write_class_reports([out], out, roster=roster)
+
+
+def keep_files(folder: Path, intake: Intake, dest: Path) -> None:
+    """Copy the contract files that were taken (``intake.files``) from ``folder`` to ``dest`` (replaced)."""
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    for name in CONTRACT_FILES:
+        if name in intake.files:
+            shutil.copyfile(folder / name, dest / name)
 
 
 def _finish(out: Path, student: str, provenance: dict, intake: Intake) -> None:
@@ -286,16 +313,22 @@ def _read_small(path: Path, limit: int) -> str:
         return fh.read(4 * limit).decode("utf-8", "replace")[:limit]
 
 
-def write_class_reports(dirs: list[Path], out: Path) -> list:
-    """Write gradebook.csv and summary.md for every student found in ``dirs`` into ``out``."""
+def write_class_reports(dirs: list[Path], out: Path, roster: Path | None = None) -> list:
+    """Write gradebook.csv and summary.md for every student found in ``dirs`` into ``out``
+    (and, with a ``roster``, canvas.csv: :func:`grader.tools.canvas.write_canvas`)."""
     rows = collect_rows(dirs)
     out.mkdir(parents=True, exist_ok=True)
     (out / "gradebook.csv").write_text(gradebook_csv(rows), encoding="utf-8")
-    (out / "summary.md").write_text(class_summary_markdown(rows), encoding="utf-8")
+    summary = class_summary_markdown(rows)
+    if roster is not None:
+        from grader.tools.canvas import write_canvas
+
+        summary += write_canvas(rows, roster, out)
+    (out / "summary.md").write_text(summary, encoding="utf-8")
     return rows
 
 
-def merge(dirs: list[Path], out: Path) -> list:
+def merge(dirs: list[Path], out: Path, roster: Path | None = None) -> list:
     """Combine batch outputs (e.g. one per matrix slice) into ``out``: regular files only, copied as streams."""
     for sub in ("results", "feedback"):
         (out / sub).mkdir(parents=True, exist_ok=True)
@@ -306,7 +339,7 @@ def merge(dirs: list[Path], out: Path) -> list:
                 for path in source.iterdir():
                     if path.is_file() and not path.is_symlink():
                         shutil.copyfile(path, out / sub / path.name)
-    return write_class_reports([out], out)
+    return write_class_reports([out], out, roster=roster)
 
 
 def parse_deadline(text: str) -> str:

@@ -64,8 +64,17 @@ def classroom50_bundle(out: Path, force: bool = False) -> list[Path]:
     return sorted(p for p in out.rglob("*") if p.is_file() and ".git" not in p.parts)
 
 
-def gradescope_zip(out: Path) -> list[str]:
-    """Write the Gradescope autograder zip ``out``; return the names in it."""
+#: The course key's file in the Gradescope zip (read and removed by gradescope_run.py before any student code runs).
+SEED_KEY_FILE = "seed_key"
+
+
+def gradescope_zip(out: Path, seed_key: bytes | None = None) -> list[str]:
+    """Write the Gradescope autograder zip ``out``; return the names in it.
+
+    With ``seed_key`` (the course key) the zip carries it as :data:`SEED_KEY_FILE`
+    (mode 0600): every submission is then graded with its student's secret seed of
+    record. The zip is private to the course staff on Gradescope; keep it so.
+    """
     if out.suffix != ".zip":
         raise PublishError(f"{out}: the Gradescope autograder is a .zip file")
     with tempfile.TemporaryDirectory() as tmp:
@@ -73,13 +82,17 @@ def gradescope_zip(out: Path) -> list[str]:
         publish(folder)
         (folder / "README.md").unlink()
         _copy_templates("gradescope", folder)
+        if seed_key:
+            (folder / SEED_KEY_FILE).write_bytes(seed_key + b"\n")
+            (folder / SEED_KEY_FILE).chmod(0o600)
         out.parent.mkdir(parents=True, exist_ok=True)
         names = []
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
             for path in sorted(p for p in folder.rglob("*") if p.is_file()):
                 name = path.relative_to(folder).as_posix()
                 info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
-                info.external_attr = (0o755 if path.stat().st_mode & 0o111 else 0o644) << 16
+                mode = 0o600 if name == SEED_KEY_FILE else 0o755 if path.stat().st_mode & 0o111 else 0o644
+                info.external_attr = mode << 16
                 info.compress_type = zipfile.ZIP_DEFLATED
                 archive.writestr(info, path.read_bytes())
                 names.append(name)

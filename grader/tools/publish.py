@@ -10,16 +10,17 @@ corpora) and without the instructor's tools, ``lab.toml`` and
 
 from __future__ import annotations
 
+import functools
 import shutil
 from pathlib import Path
 
-from grader.cli import PUBLISHED_COMMANDS
+from grader.engine import provenance
 from grader.paths import REPO
 
 #: What of grader/ the students' workflows and the hosts need: the engine, the sandbox (inside, shared, host
 #: side), the writers, the published commands and the top-level modules. Never the tools, their commands or
-#: the tests.
-LEFT_OUT = ("tests", "tools", "__pycache__", "*.pyc", ".pytest_cache")
+#: the tests. The same selection names the grader in every report (grader.engine.provenance.grader_hash).
+LEFT_OUT = provenance.LEFT_OUT
 README = """# Data-loading lab: hidden grader
 
 Published from the instructor repository with `python -m grader publish`; do not edit here.
@@ -27,13 +28,10 @@ Students' workflows fetch this repository and run `python -m grader grade <submi
 """
 
 
-def _left_out(folder: str, names: list[str]) -> set[str]:
-    """shutil.copytree's ignore: :data:`LEFT_OUT`, and in grader/commands/ every instructor command."""
-    ignored = set(shutil.ignore_patterns(*LEFT_OUT)(folder, names))
-    if Path(folder).name == "commands":
-        published = {module.rsplit(".", 1)[1] + ".py" for module in PUBLISHED_COMMANDS.values()}
-        ignored |= {n for n in names if n.endswith(".py") and n != "__init__.py" and n not in published}
-    return ignored
+def _left_out(repo: Path, folder: str, names: list[str]) -> set[str]:
+    """shutil.copytree's ignore (with ``repo`` bound): what :func:`grader.engine.provenance.is_left_out` leaves out."""
+    where = Path(folder).resolve().relative_to(repo.resolve())
+    return {name for name in names if provenance.is_left_out(where / name)}
 
 
 class PublishError(ValueError):
@@ -56,7 +54,7 @@ def publish(out: Path, repo: Path = REPO, force: bool = False) -> list[Path]:
             if path.name != ".git":
                 shutil.rmtree(path) if path.is_dir() else path.unlink()
     out.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(repo / "grader", out / "grader", ignore=_left_out)
+    shutil.copytree(repo / "grader", out / "grader", ignore=functools.partial(_left_out, repo))
     shutil.copy(repo / "requirements.txt", out / "requirements.txt")
     shutil.copy(repo / "lab.toml", out / "lab.toml")  # the registry of exercises (grader/registry.py)
     (out / "README.md").write_text(README, encoding="utf-8")

@@ -6,7 +6,7 @@ import sys
 from typing import Optional
 
 from grader.engine.results import GradeResult
-from grader.writers.formatting import clean, cut, isolation_text, one_line, pct, pts, replay_hint, secs
+from grader.writers.formatting import clean, cut, grader_text, isolation_text, one_line, pct, pts, secs, seed_line
 
 _SYMBOLS_UNICODE = {"passed": "✓", "failed": "✗", "error": "!", "timeout": "⧖", "skipped": "…"}
 _SYMBOLS_ASCII = {"passed": "+", "failed": "x", "error": "!", "timeout": "T", "skipped": "-"}
@@ -44,9 +44,9 @@ def to_console(result: GradeResult, color: bool = False, unicode: Optional[bool]
         return f"\x1b[{code}m{text}\x1b[0m" if color else text
 
     lines = [rule, paint("1", f"Score: {pts(result.score)} / {pts(result.max_score)} ({pts(pct(result.score, result.max_score))}%)"),
-             f"Seed: {result.seed} ({replay_hint(result.seed)})", f"Duration: {secs(result.duration_s)} s"]
+             f"Seed: {seed_line(result)}", f"Duration: {secs(result.duration_s)} s"]
     for label, value in (("Submission", result.submission), ("Started", result.started_at),
-                         ("GPU", result.gpu), ("Grader", result.grader_version)):
+                         ("GPU", result.gpu), ("Grader", grader_text(result))):
         if value:
             lines.append(f"{label}: {one_line(clean(value))}")
     if result.timeout_scale != 1.0:

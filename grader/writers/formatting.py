@@ -78,6 +78,20 @@ def replay_hint(seed: int) -> str:
     return f"replay with --seed {seed}"
 
 
+#: What the writers a student reads say instead of a secret seed of record (GradeResult.seed_secret).
+SECRET_SEED_TEXT = "secret (a per-student seed of record: your instructor can replay this grading)"
+
+
+def grader_text(result: GradeResult) -> str:
+    """The grader's version and, where recorded, the start of its hash ("1.0 (sha256 0123456789ab)")."""
+    return result.grader_version + (f" (sha256 {result.grader_sha256[:12]})" if result.grader_sha256 else "")
+
+
+def seed_line(result: GradeResult) -> str:
+    """The seed and how to replay it, or, for a secret seed of record, that it is kept by the instructor."""
+    return SECRET_SEED_TEXT if result.seed_secret else f"{result.seed} ({replay_hint(result.seed)})"
+
+
 def isolation_text(result: GradeResult) -> str:
     """The isolation for a report header: the level, what it means, the layers that held and, below
     ``jail``, why the others did not ("WEAK" in capitals: a reader should notice it)."""

@@ -16,7 +16,7 @@ from grader.writers.markdown import md_inline
 GradebookRow = Tuple[str, Optional[GradeResult], str]
 
 GRADEBOOK_COLUMNS = ("student", "score", "max_score", *EXERCISES, "integrity_flags",
-                     "seed", "duration_s", "status", "isolation", "commit", "server_time", "submitted_via",
+                     "seed", "duration_s", "status", "isolation", "grader_sha256", "commit", "server_time", "submitted_via",
                      "submission", "error")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -51,7 +51,8 @@ def gradebook_csv(rows: Iterable[GradebookRow]) -> str:
             row.update(score=pts(result.score), max_score=pts(result.max_score),
                        seed=str(result.seed), duration_s=secs(result.duration_s),
                        status="graded", submission=_csv_cell(result.submission),
-                       isolation=result.isolation["level"], commit=_csv_cell(result.provenance.get("commit", "")),
+                       isolation=result.isolation["level"], grader_sha256=_csv_cell(result.grader_sha256),
+                       commit=_csv_cell(result.provenance.get("commit", "")),
                        server_time=_csv_cell(result.provenance.get("server_time", "")),
                        submitted_via=_csv_cell(result.provenance.get("source", "")),
                        integrity_flags=_csv_cell("; ".join(result.integrity_flags)))
@@ -60,6 +61,16 @@ def gradebook_csv(rows: Iterable[GradebookRow]) -> str:
                 row[name] = pts(ex.score) if ex is not None else ""
         writer.writerow(row)
     return buf.getvalue()
+
+
+def seeds_line(graded: list[GradeResult]) -> str:
+    """How the class's seeds were chosen: secret per student (a course key), or a class seed anyone can compute."""
+    secret = sum(1 for r in graded if r.seed_secret)
+    if secret == len(graded):
+        return "Seeds: a secret seed of record per student (derived from the course key, GRADER_SEED_KEY)."
+    public = len(graded) - secret
+    return (f"Seeds: {public} of {len(graded)} graded students got a seed that is not secret (no GRADER_SEED_KEY: "
+            "the class seed), so their inputs could be computed in advance from the grader's source.")
 
 
 _BANDS = [(lo, lo + 9) for lo in range(0, 90, 10)] + [(90, 100)]
@@ -86,6 +97,8 @@ def class_summary_markdown(rows: Iterable[GradebookRow], bar_width: int = 40) ->
     out = ["## Class summary", ""]
     out.append(f"Students: {len(rows)} · graded: {len(graded)} · grader errors: {errors}")
     out.append("")
+    if graded:
+        out += [seeds_line(graded), ""]
     if not graded:
         out.append("No graded submissions.")
         return "\n".join(out) + "\n"

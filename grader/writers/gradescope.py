@@ -12,7 +12,7 @@ import json
 
 from grader.engine.results import CheckResult, GradeResult
 from grader.isolation import LEVEL_MEANINGS
-from grader.writers.formatting import JSON_REPORT_BYTES, clean, cut, fit, isolation_text, pts, replay_hint, scored
+from grader.writers.formatting import JSON_REPORT_BYTES, SECRET_SEED_TEXT, clean, cut, fit, isolation_text, pts, replay_hint, scored
 from grader.writers.markdown import md_code_block, md_inline
 
 
@@ -50,7 +50,8 @@ def gradescope_payload(result: GradeResult) -> dict:
             tests.append({"name": f"{ex.name}/{c.name}", "number": f"{i}.{j}", "score": c.score, "max_score": c.max_score,
                           "status": "passed" if c.passed else "failed", "output": _test_output(c),
                           "visibility": c.visibility, "tags": [ex.name]})
-    summary = [f"**Score {pts(result.score)} / {pts(result.max_score)}.** Seed `{result.seed}` ({replay_hint(result.seed)}).", "",
+    seed = f"Seed: {SECRET_SEED_TEXT}." if result.seed_secret else f"Seed `{result.seed}` ({replay_hint(result.seed)})."
+    summary = [f"**Score {pts(result.score)} / {pts(result.max_score)}.** {seed}", "",
                f"Your code ran at isolation level **{result.isolation['level']}**: {LEVEL_MEANINGS[result.isolation['level']]}.", ""]
     summary += [f"- {md_inline(ex.name)}: {pts(ex.score)} / {pts(ex.max_score)}" + (f" ({md_inline(cut(clean(ex.note)))})" if ex.note else "")
                 for ex in result.exercises]
@@ -63,7 +64,8 @@ def gradescope_payload(result: GradeResult) -> dict:
         "test_name_format": "text",
         "visibility": "visible",
         "stdout_visibility": "hidden",
-        "extra_data": {"seed": result.seed, "grader_version": result.grader_version, "started_at": result.started_at,
+        "extra_data": {**({} if result.seed_secret else {"seed": result.seed}), "grader_version": result.grader_version,
+                       "grader_sha256": result.grader_sha256, "started_at": result.started_at,
                        "gpu": result.gpu, "isolation": isolation_text(result), "isolation_level": result.isolation["level"],
                        "isolation_layers": list(result.isolation.get("layers", {})),
                        "integrity_flags": [clean(f) for f in result.integrity_flags]},

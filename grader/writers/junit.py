@@ -57,7 +57,7 @@ def to_junit(result: GradeResult) -> str:
         if result.started_at:
             suite.set("timestamp", _xml_text(result.started_at, None))
         _add_properties(suite, [("score", pts(ex.score)), ("max_score", pts(ex.max_score)),
-                                ("seed", str(result.seed))] + ([("note", cut(ex.note))] if ex.note else []))
+                                *([] if result.seed_secret else [("seed", str(result.seed))])] + ([("note", cut(ex.note))] if ex.note else []))
         for c in ex.checks:
             _add_case(suite, ex.name, c)
         totals.update(tests=len(ex.checks), failures=counts["failed"],

@@ -6,7 +6,21 @@ import html
 import re
 
 from grader.engine.results import ExerciseResult, GradeResult
-from grader.writers.formatting import MARKDOWN_REPORT_BYTES, all_ran_passed, clean, cut, fit, isolation_text, one_line, pct, pts, ran, secs
+from grader.writers.formatting import (
+    MARKDOWN_REPORT_BYTES,
+    SECRET_SEED_TEXT,
+    all_ran_passed,
+    clean,
+    cut,
+    fit,
+    grader_text,
+    isolation_text,
+    one_line,
+    pct,
+    pts,
+    ran,
+    secs,
+)
 
 _MD_STATUS = {"passed": "✅", "failed": "❌", "error": "💥", "timeout": "⏱️", "skipped": "⏭️"}
 LEGEND = ("✅ passed (an exercise: every check that ran passed) · 🟡 some points · ❌ failed, no points · "
@@ -66,10 +80,12 @@ def _render(result: GradeResult) -> str:
     for ex in result.exercises:
         out.append(f"| {md_inline(ex.name)} | {pts(ex.score)} | {pts(ex.max_score)} | {exercise_emoji(ex)} |")
     out += [f"| **Total** | **{pts(result.score)}** | **{pts(result.max_score)}** | |", "",
-            f"Seed `{result.seed}`: to reproduce this run, replay with `--seed {result.seed}`. Duration {secs(result.duration_s)} s."]
+            (f"Seed: {SECRET_SEED_TEXT}." if result.seed_secret else
+             f"Seed `{result.seed}`: to reproduce this run, replay with `--seed {result.seed}`.") +
+            f" Duration {secs(result.duration_s)} s."]
     meta = [f"{label}: {md_inline(value)}" for label, value in
             (("Submission", result.submission), ("Started", result.started_at), ("GPU", result.gpu),
-             ("Grader", result.grader_version), ("Isolation", isolation_text(result))) if value]
+             ("Grader", grader_text(result)), ("Isolation", isolation_text(result))) if value]
     out += ["", " · ".join(meta)]
     for ex in result.exercises:
         out += ["", "<details>",

@@ -13,6 +13,14 @@ the level, and this script's output (shown to instructors only) warns when it
 is below "contained". The grader writes its reports into a private folder;
 this script puts results.json in place only after the grading and every
 process it started have ended, so nothing the submission ran can replace it.
+
+When the zip carries the course key (``seed_key``, written by ``python -m
+grader gradescope`` from ``$GRADER_SEED_KEY``), the grading uses the student's
+secret seed of record, derived from the key and the submission's Gradescope
+user id (``/autograder/submission_metadata.json``; the ids of a group, sorted
+and joined with "+"). The key file is read and removed before any student code
+runs; the seed goes to this script's output (instructors only), never to the
+student's results.json.
 """
 
 import hashlib
@@ -26,6 +34,8 @@ from pathlib import Path
 AUTOGRADER = Path(os.environ.get("GRADESCOPE_ROOT", "/autograder"))
 SOURCE = Path(__file__).resolve().parent
 RESULTS = AUTOGRADER / "results" / "results.json"
+METADATA = AUTOGRADER / "submission_metadata.json"
+KEY_FILE = SOURCE / "seed_key"
 GRADE_TIMEOUT_S = 540
 
 
@@ -42,6 +52,35 @@ def exercises_folder(submission: Path) -> Path:
     return found[0].parent if found else submission
 
 
+def seed_arguments() -> list:
+    """``--seed N --secret-seed`` for the student's seed of record, or [] (a fresh seed) without a key or an id."""
+    try:
+        key = KEY_FILE.read_bytes().strip()
+    except OSError:
+        return []
+    finally:
+        try:
+            KEY_FILE.unlink()  # before the student's code runs
+        except OSError:
+            pass
+    if not key:
+        return []
+    try:
+        users = json.loads(METADATA.read_text(encoding="utf-8"))["users"]
+        student = "+".join(sorted(str(user["id"]) for user in users))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"WARNING: no student id in {METADATA} ({type(exc).__name__}): a fresh seed, not the seed of record")
+        return []
+    if not student:
+        print(f"WARNING: {METADATA} lists no user: a fresh seed, not the seed of record")
+        return []
+    from grader.engine.seeds import student_seed
+
+    seed = student_seed(key, student)
+    print(f"seed of record: {seed} (Gradescope user {student}; secret: not in the student's results.json)")
+    return ["--seed", str(seed), "--secret-seed"]
+
+
 def failure(reason: str) -> None:
     from grader.writers.gradescope import failure_payload
 
@@ -51,9 +90,10 @@ def failure(reason: str) -> None:
 def main() -> int:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     folder = exercises_folder(AUTOGRADER / "submission")
+    seed = seed_arguments()
     with tempfile.TemporaryDirectory(prefix="gradescope-") as tmp:
         command = [sys.executable, "-m", "grader", "grade", str(folder), "--quiet", "--json", f"{tmp}/grade.json",
-                   "--gradescope", f"{tmp}/results.json"]
+                   "--gradescope", f"{tmp}/results.json", *seed]
         try:
             done = subprocess.run(command, cwd=SOURCE, timeout=GRADE_TIMEOUT_S)
         except subprocess.TimeoutExpired:
