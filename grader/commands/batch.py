@@ -16,10 +16,10 @@ from grader.tools.batch import (
     GRADE_TIMEOUT_S,
     BatchError,
     parse_deadline,
-    report_rows,
     run_batch,
 )
 from grader.tools.canvas import RosterError, read_roster
+from grader.tools.class_reports import report_rows
 from grader.tools.record_submissions import parse_time, read_record
 
 HELP = ("grade every student folder under SUBMISSIONS, or every recorded commit (the grade of record: in the jail "

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.cli import CommandError
-from grader.tools.batch import BatchError, merge, report_rows
 from grader.tools.canvas import RosterError, read_roster
+from grader.tools.class_reports import BatchError, merge, report_rows
 
 HELP = "combine batch outputs (the slices of a class) into one gradebook and summary (and Canvas's import, with --roster)"
 

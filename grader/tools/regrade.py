@@ -26,7 +26,8 @@ from pathlib import Path
 
 from grader.engine.results import EXERCISES, GradeResult
 from grader.paths import REPO
-from grader.tools.batch import MAX_REPORT_BYTES, SECRET_VARIABLES
+from grader.tools.batch import SECRET_VARIABLES
+from grader.tools.class_reports import MAX_REPORT_BYTES
 from grader.writers.formatting import pts
 
 GRADE_TIMEOUT_S = 900

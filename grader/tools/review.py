@@ -89,7 +89,7 @@ def read_class(submissions: Path) -> tuple[dict[str, dict[str, bytes]], list[str
 
 def read_flags(results: Path) -> list[tuple[str, str]]:
     """(student, flag) for every integrity flag in the reports of a batch or merge output folder, and every grader error."""
-    from grader.tools.batch import BatchError, collect_rows
+    from grader.tools.class_reports import BatchError, collect_rows
 
     try:
         rows = collect_rows([results])
