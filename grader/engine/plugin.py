@@ -24,7 +24,6 @@ class GraderFault(RuntimeError):
 class CheckOutcome:
     """What one check came to, before the rubric gives it points."""
 
-
     status: str
     message: str = ""
     output: str = ""

@@ -37,10 +37,11 @@ from grader.shared.channel import ChannelError
 from grader.shared.messages import Exit, ProbeResult, Ready, RunRequest, ZygoteConfig
 from grader.shared.proctree import kill_descendants
 
-MAX_REQUEST = 64 << 20
+MAX_REQUEST = 64 << 20  # the largest request frame the zygote reads (probe arguments are JSON)
 
 
 def _prepare(cfg: ZygoteConfig, req_fd: int, resp_fd: int) -> tuple[ZygoteState, Ready]:
+    """Preload, arm the detectors, apply the kernel's layers and start the shared forkserver; the Ready to send."""
     sys.path[:] = [cfg.lib_dir, cfg.code_dir, *(p for p in sys.path if p not in (cfg.lib_dir, cfg.code_dir))]
     sys.dont_write_bytecode = True
     started = time.monotonic()

@@ -1,4 +1,4 @@
-"""File work of the sandbox's host side: copying a submission and staging the grader code the jail runs.
+"""What was submitted, and what the jail gets: the host side's one answer to "what is in the submission folder".
 
 Contracts
 ---------
@@ -9,6 +9,9 @@ Contracts
   files of each module's own package folder, and the ``__init__.py`` of every
   package above it) into a fresh folder, so that the jail sees that code and
   nothing else of this repository.
+* :func:`check_submission_folder` refuses a folder that is a link or leads
+  into this repository; :func:`extra_files` names the files beside the
+  contract files that are ignored and flagged (``conftest.py``, ``torch.py``...).
 
 Removing a tree is :func:`grader.shared.common.remove_tree` (both sides use it).
 """
