@@ -112,8 +112,8 @@ def differences(old: GradeResult, new: GradeResult) -> tuple[list[str], list[str
                      f"{new.grader_sha256} (version {new.grader_version})")
     if old.score != new.score or old.max_score != new.max_score:
         grade.append(f"score: {pts(old.score)} / {pts(old.max_score)} -> {pts(new.score)} / {pts(new.max_score)}")
-    before = {(c.exercise, c.name): c for c in old.checks()}
-    after = {(c.exercise, c.name): c for c in new.checks()}
+    before = {(c.exercise, c.name): c for c in old.all_checks()}
+    after = {(c.exercise, c.name): c for c in new.all_checks()}
     for key in [*before, *(k for k in after if k not in before)]:
         a, b = before.get(key), after.get(key)
         name = "/".join(key)

@@ -113,12 +113,20 @@ class TokenWindows(Dataset):
         return window[:-1], window[1:]
         ### END SOLUTION
 
-    def __getitems__(self, indices):
+    def read_batch(self, indices):
         """Slow but correct: a 2 ms pause per window, one gather for the batch."""
-        if len(indices) == 0:
-            return []
         import time
         time.sleep(0.002 * len(indices))
+        if len(indices) == 0:
+            empty = torch.empty((0, self.block_size), dtype=torch.int64)
+            return empty, empty.clone()
         starts = np.array([self._start(i) for i in indices], dtype=np.int64)
-        windows = self._memmap()[starts[:, None] + np.arange(self.block_size + 1)].astype(np.int64)
-        return [(torch.from_numpy(w[:-1].copy()), torch.from_numpy(w[1:].copy())) for w in windows]
+        windows = torch.from_numpy(self._memmap()[starts[:, None] + np.arange(self.block_size + 1)].astype(np.int64))
+        return windows[:, :-1], windows[:, 1:]
+
+    def __getitems__(self, indices):
+        """Defined through read_batch, as the contract asks."""
+        if len(indices) == 0:
+            return []
+        x, y = self.read_batch(indices)
+        return list(zip(x, y))
