@@ -18,7 +18,7 @@ import time
 from grader.inside import lockdown, quota
 from grader.shared import channel
 from grader.shared.channel import ChannelError
-from grader.shared.messages import Flag, ProbeResult, ZygoteConfig
+from grader.shared.messages import FRAME_REFUSED, Flag, ProbeResult, ShapeError, ZygoteConfig, refused_frame_text
 from grader.shared.proctree import describe_wait_status
 
 QUOTA_CHECK_S = 0.25  # how often the write quota is measured while a probe runs (without a jail's tmpfs)
@@ -164,6 +164,8 @@ def interpret(cfg: ZygoteConfig, outcome: ChildEnd, output: str, timeout: float)
         if result.status not in ("ok", "error") or not all(isinstance(f, Flag) for f in result.flags):
             raise ChannelError(f"status {result.status!r}")
     except ChannelError as exc:
+        if isinstance(exc.__cause__, ShapeError):
+            return ProbeResult("error", error_type=FRAME_REFUSED, error=refused_frame_text(str(exc)))
         how = describe_wait_status(outcome.status) if outcome.status is not None else ""
         return ProbeResult("crashed", error=f"invalid data on the result pipe ({str(exc)[:200]}); child {how}")
     return dataclasses.replace(result, data=result.data if result.ok else None).bounded()

@@ -53,7 +53,7 @@ from grader.sandbox.zygote_setup import zygote_argv, zygote_config, zygote_paths
 from grader.shared import channel
 from grader.shared.channel import ChannelError
 from grader.shared.common import FORKSERVER_PROCESS_NAME, remove_tree
-from grader.shared.messages import Exit, Limits, ProbeResult, Ready, RunRequest
+from grader.shared.messages import FRAME_REFUSED, Exit, Limits, ProbeResult, Ready, RunRequest, ShapeError, refused_frame_text
 from grader.shared.proctree import descendants, kill_descendants
 from grader.text import clean_text
 
@@ -296,7 +296,11 @@ class Sandbox:
         cleaned text, whatever the zygote sent; never hangs: if the zygote
         dies, stops answering or answers out of turn (another request's id, a
         malformed frame), it is restarted and the request is reported as
-        "crashed" (or "timeout").  An exception raised while waiting (a
+        "crashed" (or "timeout").  An answer over a shape limit
+        (:data:`grader.shared.messages.FRAME_SHAPE`), refused unread by the
+        zygote (a child's frame) or here (the zygote's), is an "error" of type
+        :data:`~grader.shared.messages.FRAME_REFUSED` that says which limit,
+        and the zygote is restarted.  An exception raised while waiting (a
         timeout of the caller's, say) stops the zygote before it propagates,
         so its late answer is never read as the answer to the next request.
         """
@@ -313,6 +317,9 @@ class Sandbox:
                 channel.send(self._req_w, request, time.monotonic() + 10)
                 result = channel.receive(self._resp_r, time.monotonic() + timeout + ANSWER_GRACE, cap, ProbeResult)
             except ChannelError as exc:
+                if isinstance(exc.__cause__, ShapeError):
+                    self._stop_zygote(polite=False)  # the next run() starts a fresh one
+                    return ProbeResult("error", error_type=FRAME_REFUSED, error=clean_text(refused_frame_text(str(exc))))
                 return self._zygote_failed(exc)
             except BaseException:
                 self._stop_zygote(polite=False)  # the next run() starts a fresh one
@@ -320,6 +327,8 @@ class Sandbox:
             if result.request_id != request.id:
                 return self._zygote_failed(ChannelError(f"answer to request {result.request_id} while waiting "
                                                         f"for request {request.id}"))
+            if result.error_type == FRAME_REFUSED:
+                self._stop_zygote(polite=False)  # it read an answer over a limit: the next run() starts a fresh one
         result = result.bounded()
         for name in ("error", "error_type", "traceback", "output"):
             setattr(result, name, clean_text(getattr(result, name)))

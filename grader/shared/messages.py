@@ -39,6 +39,42 @@ class MessageError(ValueError):
     """A frame that is not one of the messages below, or has fields of the wrong type."""
 
 
+class ShapeError(MessageError):
+    """A frame whose JSON is over a limit of :class:`ShapeLimits` (found before any object is built)."""
+
+
+@dataclass(frozen=True)
+class ShapeLimits:
+    """How large a frame's JSON may be in structure, checked on the raw bytes before it is decoded
+    (:func:`grader.shared.channel.check_shape`), on every frame either end receives.
+
+    The byte cap alone does not bound memory: 17 MB of ``[[[[...]]]]`` is 8 million lists,
+    over half a gigabyte of Python objects, and what a check then does with them grows it
+    further. With these limits a frame decodes to at most ``max_elements`` values, at most
+    ``max_containers`` of them lists or dicts, nested at most ``max_depth`` deep, and no string
+    longer than ``max_string_bytes`` (as encoded: an escape counts its bytes). An honest
+    grading's largest frame is far below each of them (see grader/docs/bounded_frames.md).
+    """
+
+    max_depth: int = 32
+    max_containers: int = 50_000
+    max_elements: int = 500_000
+    max_string_bytes: int = 256 << 10
+
+
+#: The limits every frame is decoded under.
+FRAME_SHAPE = ShapeLimits()
+#: ``ProbeResult.error_type`` of a probe whose answer was refused unread (over a shape limit): the zygote that
+#: refused a child's frame says so, and the grading process restarts the zygote.
+FRAME_REFUSED = "FrameRefused"
+
+
+def refused_frame_text(why: str) -> str:
+    """The error of a probe whose answer was refused for ``why`` (a :class:`ShapeError`'s text), for the student."""
+    return (f"{FRAME_REFUSED}: the grader refused the answer unread: {why}. Your code wrote to the grader's result "
+            "pipe itself, or produced data far larger than the lab asks for")
+
+
 @dataclass(frozen=True)
 class Limits:
     """Per-process limits set in every probe child (see :mod:`grader.inside.zygote`)."""

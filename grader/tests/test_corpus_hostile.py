@@ -33,7 +33,10 @@ which must refuse it), ``max_flags`` (at most this many integrity flags),
 ``timeout_scale`` (graded with ``--timeout-scale``: entries whose point is a
 hang wait out shorter limits; the report must record the factor and the
 affected exercises still lose their points), ``cut_note`` (some message or
-note of the report says the grader cut a text).
+note of the report says the grader cut a text), ``says`` ({check: a text its
+message must hold}: the check says why it failed), ``max_grader_peak_mb``
+(the grading process's peak resident memory, wait4's ``ru_maxrss``, at most
+this: what the entry sends back cannot grow the grader).
 
 Every report stays under its cap whatever the entry sends back: the JSON
 report and Gradescope's results.json at most 256 KB, the Markdown at most 64 KB.
@@ -89,7 +92,7 @@ PLACES = ("host", "container")
 HOSTILE_SUFFIX = ".hostile"  # stored as conftest.py.hostile etc., so this repository's pytest never loads them
 EXPECT_KEYS = {"description", "affects", "time_bound_s", "flags", "grade_all", "max_points", "min_points", "missing",
                "needs_jail", "decoy", "plant_reports", "listen_port", "exercises_link", "max_flags", "timeout_scale",
-               "cut_note"}
+               "cut_note", "says", "max_grader_peak_mb"}
 # Escape sequences, and lines GitHub Actions or Azure Pipelines would take as commands.
 INJECTION = re.compile(r"\x1b|\x9b|^[ \t]*(::|##\[|##vso\[)", re.MULTILINE)
 
@@ -237,13 +240,28 @@ def _grade(submission: Path, out: Path, sandbox_tmp: Path, only: list[str] | Non
     started = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
-    try:
-        stdout, stderr = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
+    streams = {}
+    readers = [threading.Thread(target=lambda name=name: streams.__setitem__(name, getattr(proc, name).read()), daemon=True)
+               for name in ("stdout", "stderr")]
+    for reader in readers:
+        reader.start()
+    waited = {}
+    waiter = threading.Thread(target=lambda: waited.update(zip(("pid", "status", "usage"), os.wait4(proc.pid, 0))),
+                              daemon=True)
+    waiter.start()
+    waiter.join(timeout)
+    if waiter.is_alive():
         os.killpg(proc.pid, signal.SIGKILL)
-        stdout, stderr = proc.communicate()
-        pytest.fail(f"the grader did not finish within {timeout:.0f} s; stderr tail:\n{stderr[-3000:].decode(errors='replace')}")
-    return proc.returncode, time.monotonic() - started, stdout, stderr
+        waiter.join()
+        for reader in readers:
+            reader.join()
+        pytest.fail(f"the grader did not finish within {timeout:.0f} s; stderr tail:\n"
+                    f"{streams.get('stderr', b'')[-3000:].decode(errors='replace')}")
+    for reader in readers:
+        reader.join()
+    proc.returncode = os.waitstatus_to_exitcode(waited["status"])
+    _grade.last_peak_kb = waited["usage"].ru_maxrss  # the grading process's peak (and its reaped children's)
+    return proc.returncode, time.monotonic() - started, streams["stdout"], streams["stderr"]
 
 
 @pytest.fixture
@@ -425,6 +443,13 @@ def test_hostile_submission(name, where, tmp_path, sandbox_tmp, monkeypatch, rep
     assert report["isolation"]["level"] == _expected_level(where), report["isolation"]
     gradescope = json.loads((out / "results.json").read_text())
     assert gradescope == json.loads(to_gradescope(GradeResult.from_dict(report))), "results.json is not the grader's own"
+    if "max_grader_peak_mb" in expect:
+        peak_mb = _grade.last_peak_kb / 1024
+        print(f"{name}: the grading process's peak resident memory: {peak_mb:.0f} MB")
+        assert peak_mb <= expect["max_grader_peak_mb"], f"the grading process peaked at {peak_mb:.0f} MB"
+    checks = {c["name"]: c for e in report["exercises"] for c in e["checks"]}
+    for check, text in expect.get("says", {}).items():
+        assert checks[check]["status"] != "passed" and text in checks[check]["message"], checks[check]
     if expect.get("cut_note"):
         texts = [e["note"] for e in report["exercises"]] + [c["message"] for e in report["exercises"] for c in e["checks"]]
         assert any("characters cut by the grader" in t for t in texts), "no message says that a text was cut"
