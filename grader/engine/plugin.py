@@ -39,9 +39,16 @@ def exercise_of(item) -> str:
 
 
 class ChecksPlugin:
-    """pytest plugin: hands the Context to the checks and records every outcome."""
+    """pytest plugin: hands the Context to the checks and records every outcome.
 
-    def __init__(self, ctx: Context, selected: list[str], unavailable: dict[str, str], progress):
+    ``only``, if given, is the set of (exercise, check) to run (a confirmation's re-run); ``meter``, if given,
+    is told when each check begins and ends (:class:`grader.engine.confirm.LoadMeter`).
+    """
+
+    def __init__(self, ctx: Context, selected: list[str], unavailable: dict[str, str], progress, *,
+                 only: set | None = None, meter=None):
+        self.only = only
+        self.meter = meter
         self.context = ctx
         self.selected = selected
         self.unavailable = unavailable
@@ -60,6 +67,8 @@ class ChecksPlugin:
             raise ProbeProblem("timeout", f"not run: an earlier check of {exercise} timed out, so its code was not "
                                "called again. Fix the hang first.")
         self.context.begin_check(request.node.nodeid)
+        if self.meter is not None:
+            self.meter.begin()
         return self.context
 
     def pytest_collection_modifyitems(self, session, config, items):
@@ -71,7 +80,7 @@ class ChecksPlugin:
             if where is not None and (where == "gpu") != self.context.use_gpu:
                 self.not_here[key] = reason
                 item.add_marker(pytest.mark.skip(reason=reason))
-            if key[0] in self.selected and key[0] not in self.unavailable:
+            if key[0] in self.selected and key[0] not in self.unavailable and (self.only is None or key in self.only):
                 keep.append(item)
             else:
                 drop.append(item)
@@ -85,6 +94,8 @@ class ChecksPlugin:
         key = (exercise_of(item), check_name(item))
         if report.when == "call" or (report.when == "setup" and not report.passed):
             self.outcomes[key] = self._outcome(report, call, item.nodeid)
+            if self.meter is not None:
+                self.meter.end(key)
             if self.outcomes[key].status == "timeout":
                 self.timed_out.add(key[0])
             self.progress(f"  {key[0]}/{key[1]}: {self.outcomes[key].status}")

@@ -14,6 +14,11 @@ Contract
 * ``status`` must be one of :data:`STATUSES` and ``visibility`` one of
   :data:`VISIBILITIES`; anything else raises :class:`ValueError` naming the bad
   value, at construction time and in :meth:`GradeResult.from_dict`.
+* ``confirmation`` must be one of :data:`CONFIRMATIONS` (see
+  :mod:`grader.engine.confirm`: whether a verdict the machine's load could
+  cause was confirmed alone); the dict carries it only when it is not "".
+  A check that passed on confirmation is a plain ``"passed"``, so every
+  writer shows it as a pass.
 * ``GradeResult.from_dict(r.to_dict()) == r`` for every valid result.
 * Text is cleaned when a result is built (:func:`grader.text.clean_text`):
   no control characters, no ANSI sequences, no line a CI runner reads as a
@@ -43,6 +48,7 @@ __all__ = [
     "VISIBILITIES",
     "EXERCISES",
     "SCHEMA_VERSION",
+    "CONFIRMATIONS",
     "CheckResult",
     "ExerciseResult",
     "GradeResult",
@@ -50,6 +56,9 @@ __all__ = [
 
 #: Every status a check can end in. Only ``"passed"`` counts as passing.
 STATUSES = ("passed", "failed", "error", "timeout", "skipped")
+
+#: What a check's ``confirmation`` may be (grader.engine.confirm): "" (none needed), "pending", "confirmed", "passed".
+CONFIRMATIONS = ("", "pending", "confirmed", "passed")
 
 #: Gradescope's visibility values (also used by our own writers).
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
@@ -88,7 +97,8 @@ class CheckResult:
     enforced, so that a grader may award partial or bonus credit);
     ``message`` is the feedback for the student ("" when passed);
     ``description`` is one sentence saying what the check proves;
-    ``output`` is the student's code stdout/stderr, already cut short.
+    ``output`` is the student's code stdout/stderr, already cut short;
+    ``confirmation`` is one of :data:`CONFIRMATIONS`.
     """
 
     name: str
@@ -101,9 +111,11 @@ class CheckResult:
     visibility: str = "visible"
     output: str = ""
     duration_s: float = 0.0
+    confirmation: str = ""
 
     def __post_init__(self) -> None:
         _check_choice("status", self.status, STATUSES)
+        _check_choice("confirmation", self.confirmation, CONFIRMATIONS)
         _check_choice("visibility", self.visibility, VISIBILITIES)
         self.message, self.output, self.description = (
             _bounded(self.message, "message"), _bounded(self.output, "output"), _bounded(self.description, "description"))
@@ -117,7 +129,7 @@ class CheckResult:
         return self.status == "passed"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "name": self.name,
             "exercise": self.exercise,
             "status": self.status,
@@ -129,6 +141,9 @@ class CheckResult:
             "output": self.output,
             "duration_s": self.duration_s,
         }
+        if self.confirmation:
+            data["confirmation"] = self.confirmation
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], exercise: str | None = None) -> "CheckResult":
@@ -144,6 +159,7 @@ class CheckResult:
             visibility=data.get("visibility", "visible"),
             output=data.get("output", ""),
             duration_s=data.get("duration_s", 0.0),
+            confirmation=data.get("confirmation", ""),
         )
 
 
@@ -277,6 +293,10 @@ class GradeResult:
     def all_checks(self) -> list[CheckResult]:
         """All checks, in exercise order."""
         return [c for e in self.exercises for c in e.checks]
+
+    def confirmations(self, which: str) -> list[CheckResult]:
+        """The checks whose ``confirmation`` is ``which`` ("pending", "confirmed" or "passed")."""
+        return [c for c in self.all_checks() if c.confirmation == which]
 
     def exercise(self, name: str) -> ExerciseResult | None:
         """The exercise called ``name``, or None."""

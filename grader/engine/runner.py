@@ -14,11 +14,20 @@ calls its entry points once. An exercise whose file is missing or does not
 import, or whose entry points all still raise NotImplementedError, gets one
 message on all its checks, which then do not run: a stub costs a few
 milliseconds instead of seconds of worker start-ups.
+
+After the checks, a verdict the machine's load could cause (a timeout; a
+check that did not pass while other processes overloaded the machine) is
+confirmed alone (:mod:`grader.engine.confirm`): the check runs again, its
+preflight first, with nothing else of this grading running, and the
+confirming run's verdict is final. ``batch`` asks for these to be left
+pending and confirms them with :func:`confirm_pending` once the class's
+gradings are done, one student at a time.
 """
 
 from __future__ import annotations
 
 import configparser
+import dataclasses
 import secrets
 import time
 import traceback
@@ -28,6 +37,7 @@ from pathlib import Path
 from grader import registry
 from grader.engine import provenance
 from grader.engine.checks.support import CHECK_BUDGET_S, Context, where_to_look
+from grader.engine.confirm import PASSED_NOTE, PREFLIGHT_TIMEOUT, LoadMeter, confirmed_message, needs_confirmation
 from grader.engine.plugin import CHECKS_DIR, CheckOutcome, ChecksPlugin, GraderFault, run_checks
 from grader.engine.preflight import preflight
 from grader.engine.results import EXERCISES, CheckResult, ExerciseResult, GradeResult
@@ -67,6 +77,8 @@ def timeout_scale_problem(scale: float) -> str:
 CPU_MEMORY_MB = 4096
 GPU_MEMORY_MB = 1 << 20
 GRADER_VERSION = "1.0"
+#: When a verdict the machine's load could cause is confirmed alone (see grade()).
+CONFIRM_MODES = ("now", "later")
 MAX_INTEGRITY_FLAGS = 40
 
 
@@ -87,7 +99,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
           rubric_path: Path = DEFAULT_RUBRIC, fail_fast: bool = False, progress=None, jail: str = "auto",
           min_isolation: str = "weak", kernel_layers: bool = True,
           report=None, timeout_scale: float = 1.0, check_time_limit_s: float | None = None,
-          seed_secret: bool = False) -> GradeResult:
+          seed_secret: bool = False, confirm: str = "now", fault=None) -> GradeResult:
     """Grade the five contract files in ``submission`` and return the result.
 
     ``seed`` fixes every randomized input (a fresh one is drawn and reported
@@ -109,6 +121,16 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     student's reports leave it out). The result names the grader (the hash of
     its published tree) and the environment it ran on.
 
+    ``confirm`` says when a verdict the machine's load could cause (a
+    timeout, or a check that did not pass while other processes overloaded
+    the machine: :mod:`grader.engine.confirm`) is confirmed alone: "now",
+    after this grading's other checks, the confirming run's verdict being
+    final; or "later": left ``"pending"`` in the result for
+    :func:`confirm_pending` (``batch`` confirms once the class's gradings are
+    done, one at a time). Not with ``fail_fast``. ``fault`` (tests only) is
+    called with ((exercise, check), outcome) for every check of the first
+    run and returns the outcome to keep: a test makes a check time out once.
+
     Raises FileNotFoundError or ValueError for a submission folder that is
     missing or may not be graded, RubricError for a bad rubric, SandboxError
     when the isolation is below ``min_isolation``, and GraderFault when the grader
@@ -117,6 +139,8 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     submission = check_submission_folder(Path(submission))
     if problem := timeout_scale_problem(timeout_scale):
         raise ValueError(problem)
+    if confirm not in CONFIRM_MODES:
+        raise ValueError(f"confirm must be one of {', '.join(CONFIRM_MODES)}, not {confirm!r}")
     rubric = load_rubric(rubric_path)
     selected = [e for e in EXERCISES if not only or e in only]
     seed = secrets.randbelow(2**31) if seed is None else seed
@@ -127,23 +151,20 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     gpu_name = cuda_device() if gpu != "off" else ""
     if gpu == "on" and not gpu_name:
         raise GraderFault("--gpu on, but PyTorch finds no CUDA device on this machine")
-    use_gpu = bool(gpu_name)
-    # CUDA reserves far more address space than the CPU limit allows.
-    memory_mb = GPU_MEMORY_MB if use_gpu else CPU_MEMORY_MB
     phases = {}
-    with Sandbox(submission, files=CONTRACT_FILES, probe_modules=PROBE_MODULES, memory_mb=memory_mb,
-                 jail=jail, min_isolation=min_isolation, kernel_layers=kernel_layers, gpu=use_gpu) as sandbox:
+    with _sandbox(submission, bool(gpu_name), jail, min_isolation, kernel_layers) as sandbox:
         phases["sandbox_start"] = round(sandbox.zygote_start_s, 3)
-        ctx = Context(sandbox=sandbox, seed=seed, use_gpu=use_gpu, timeout_scale=timeout_scale)
+        ctx = Context(sandbox=sandbox, seed=seed, use_gpu=bool(gpu_name), timeout_scale=timeout_scale)
         unavailable = _preflight_all(sandbox, selected, timeout_scale, progress, phases)
-        plugin = ChecksPlugin(ctx, selected, unavailable, progress)
-        try:
-            run_checks(plugin, fail_fast, check_time_limit_s)
-        except GraderFault:
-            raise
-        except Exception as exc:
-            raise GraderFault(f"the checks crashed: {exc}\n{traceback.format_exc()}") from exc
-        exercises = [_exercise_result(e, rubric[e], plugin, unavailable.get(e, ""), fail_fast) for e in selected]
+        meter = LoadMeter(sandbox)
+        plugin = ChecksPlugin(ctx, selected, unavailable, progress, meter=meter)
+        _run(plugin, fail_fast, check_time_limit_s)
+        outcomes = {key: fault(key, outcome) for key, outcome in plugin.outcomes.items()} if fault else plugin.outcomes
+        exercises = [_exercise_result(e, rubric[e], plugin, outcomes, unavailable.get(e, ""), fail_fast) for e in selected]
+        if not fail_fast:
+            _mark_pending(exercises, meter.overloaded)
+        if confirm == "now":
+            exercises = _confirm(ctx, exercises, rubric, progress, phases, check_time_limit_s)
         result = GradeResult(
             exercises=exercises, seed=seed, duration_s=round(time.monotonic() - started, 2),
             submission=str(submission), started_at=started_at, grader_version=GRADER_VERSION,
@@ -154,6 +175,101 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
         if report is not None:
             report(result)
     return result
+
+
+def confirm_pending(result: GradeResult, submission, *, rubric_path: Path = DEFAULT_RUBRIC, progress=None,
+                    jail: str = "auto", min_isolation: str = "weak", kernel_layers: bool = True, report=None,
+                    check_time_limit_s: float | None = None) -> GradeResult:
+    """``result`` (graded with ``confirm="later"``) with its ``"pending"`` checks confirmed alone.
+
+    Re-runs only those checks (and their exercises' preflights) against
+    ``submission``, in a fresh sandbox, with the result's seed, GPU and
+    timeout scale; their verdicts become the confirming run's (see
+    :mod:`grader.engine.confirm`), every other check is kept as it is.
+    ``report`` is called with the new result before the sandbox is cleaned
+    up. Raises as :func:`grade` does.
+    """
+    submission = check_submission_folder(Path(submission))
+    if not result.confirmations("pending"):
+        return result
+    rubric = load_rubric(rubric_path)
+    progress = _cleaned(progress or (lambda message: None))
+    started = time.monotonic()
+    use_gpu = result.gpu not in ("", "none")
+    phases = dict(result.phases)
+    with _sandbox(submission, use_gpu, jail, min_isolation, kernel_layers) as sandbox:
+        ctx = Context(sandbox=sandbox, seed=result.seed, use_gpu=use_gpu, timeout_scale=result.timeout_scale)
+        exercises = _confirm(ctx, result.exercises, rubric, progress, phases, check_time_limit_s)
+        flags = list(dict.fromkeys([*result.integrity_flags, *_summarize(ctx.flags)]))[:MAX_INTEGRITY_FLAGS]
+        result = dataclasses.replace(result, exercises=exercises, phases=phases, integrity_flags=flags,
+                                     duration_s=round(result.duration_s + time.monotonic() - started, 2))
+        if report is not None:
+            report(result)
+    return result
+
+
+def _sandbox(submission: Path, use_gpu: bool, jail: str, min_isolation: str, kernel_layers: bool) -> Sandbox:
+    # CUDA reserves far more address space than the CPU limit allows.
+    memory_mb = GPU_MEMORY_MB if use_gpu else CPU_MEMORY_MB
+    return Sandbox(submission, files=CONTRACT_FILES, probe_modules=PROBE_MODULES, memory_mb=memory_mb,
+                   jail=jail, min_isolation=min_isolation, kernel_layers=kernel_layers, gpu=use_gpu)
+
+
+def _run(plugin: ChecksPlugin, fail_fast: bool, check_time_limit_s: float | None) -> None:
+    try:
+        run_checks(plugin, fail_fast, check_time_limit_s)
+    except GraderFault:
+        raise
+    except Exception as exc:
+        raise GraderFault(f"the checks crashed: {exc}\n{traceback.format_exc()}") from exc
+
+
+def _mark_pending(exercises: list[ExerciseResult], overloaded: set) -> None:
+    """Mark "pending" every check whose verdict must be confirmed alone (grader.engine.confirm.needs_confirmation),
+    and every check of an exercise whose preflight ran out of time (a check not run here, "skipped", never)."""
+    for exercise in exercises:
+        preflight_timed_out = PREFLIGHT_TIMEOUT in exercise.note
+        for check in exercise.checks:
+            if check.status == "skipped":
+                continue
+            if preflight_timed_out or needs_confirmation(check.status, check.message,
+                                                         (check.exercise, check.name) in overloaded):
+                check.confirmation = "pending"
+
+
+def _confirm(ctx: Context, exercises: list[ExerciseResult], rubric: dict, progress, phases: dict,
+             check_time_limit_s: float | None) -> list[ExerciseResult]:
+    """``exercises`` with every "pending" check run again (its exercise's preflight first) and its verdict replaced
+    by the confirming run's: "passed" (a plain pass, saying so) or "confirmed" (the new verdict, saying so)."""
+    pending = {(c.exercise, c.name) for e in exercises for c in e.checks if c.confirmation == "pending"}
+    if not pending:
+        return exercises
+    began = time.monotonic()
+    progress(f"  confirming {len(pending)} check(s) alone: {', '.join(sorted(f'{e}/{n}' for e, n in pending))}")
+    ctx.__dict__.pop("_shared_probes", None)  # a shared probe's answer is run again, not read back
+    names = [e.name for e in exercises if any(key[0] == e.name for key in pending)]
+    notes = _preflight_all(ctx.sandbox, names, ctx.timeout_scale, progress, {})
+    plugin = ChecksPlugin(ctx, names, notes, progress, only=pending)
+    _run(plugin, False, check_time_limit_s)
+    confirmed = []
+    for exercise in exercises:
+        if exercise.name not in names:
+            confirmed.append(exercise)
+            continue
+        note = notes.get(exercise.name, "")
+        checks = [_confirmed_check(_check_result(exercise.name, c.name, rubric[exercise.name][c.name], plugin,
+                                                 plugin.outcomes, note, False))
+                  if c.confirmation == "pending" else c for c in exercise.checks]
+        renote = PREFLIGHT_TIMEOUT in exercise.note or note
+        confirmed.append(ExerciseResult(name=exercise.name, checks=checks, note=note if renote else exercise.note))
+    phases["confirmation"] = round(time.monotonic() - began, 3)
+    return confirmed
+
+
+def _confirmed_check(check: CheckResult) -> CheckResult:
+    if check.passed:
+        return dataclasses.replace(check, confirmation="passed", message=PASSED_NOTE)
+    return dataclasses.replace(check, confirmation="confirmed", message=confirmed_message(check.status, check.message))
 
 
 def _integrity_flags(submission: Path, sandbox: Sandbox, ctx: Context) -> list[str]:
@@ -196,28 +312,32 @@ def _cleaned(progress):
 NOT_RUN = CheckOutcome("skipped", "not run: grading stopped at the first check that did not pass (--fail-fast)")
 
 
-def _exercise_result(exercise: str, entries: dict, plugin: ChecksPlugin, note: str, fail_fast: bool) -> ExerciseResult:
-    checks = []
-    for name, entry in entries.items():
-        key = (exercise, name)
-        if key in plugin.not_here:
-            outcome = CheckOutcome("skipped", plugin.not_here[key])  # whatever the submission
-        else:
-            outcome = CheckOutcome("failed", note) if note else plugin.outcomes.get(key)
-        if outcome is None and fail_fast and key in plugin.descriptions:
-            outcome = NOT_RUN
-        if outcome is None:
-            raise GraderFault(f"rubric check {exercise}.{name} has no check function in grader/engine/checks/check_{exercise}.py")
-        message = outcome.message
-        if outcome.status not in ("passed", "skipped") and not note:
-            message = f"{message}\nWhere to look: {where_to_look(exercise)}."
-        checks.append(CheckResult(
-            name=name, exercise=exercise, status=outcome.status,
-            score=entry.points if outcome.status == "passed" else 0.0, max_score=entry.points,
-            message=message, description=plugin.descriptions.get(key, ""), visibility=entry.visibility,
-            output=outcome.output, duration_s=round(outcome.duration_s, 3),
-        ))
+def _exercise_result(exercise: str, entries: dict, plugin: ChecksPlugin, outcomes: dict, note: str,
+                     fail_fast: bool) -> ExerciseResult:
+    checks = [_check_result(exercise, name, entry, plugin, outcomes, note, fail_fast) for name, entry in entries.items()]
     missing = set(k[1] for k in plugin.descriptions if k[0] == exercise) - set(entries)
     if missing:
         raise GraderFault(f"checks {sorted(missing)} of {exercise} have no points in the rubric")
     return ExerciseResult(name=exercise, checks=checks, note=note)
+
+
+def _check_result(exercise: str, name: str, entry, plugin: ChecksPlugin, outcomes: dict, note: str,
+                  fail_fast: bool) -> CheckResult:
+    key = (exercise, name)
+    if key in plugin.not_here:
+        outcome = CheckOutcome("skipped", plugin.not_here[key])  # whatever the submission
+    else:
+        outcome = CheckOutcome("failed", note) if note else outcomes.get(key)
+    if outcome is None and fail_fast and key in plugin.descriptions:
+        outcome = NOT_RUN
+    if outcome is None:
+        raise GraderFault(f"rubric check {exercise}.{name} has no check function in grader/engine/checks/check_{exercise}.py")
+    message = outcome.message
+    if outcome.status not in ("passed", "skipped") and not note:
+        message = f"{message}\nWhere to look: {where_to_look(exercise)}."
+    return CheckResult(
+        name=name, exercise=exercise, status=outcome.status,
+        score=entry.points if outcome.status == "passed" else 0.0, max_score=entry.points,
+        message=message, description=plugin.descriptions.get(key, ""), visibility=entry.visibility,
+        output=outcome.output, duration_s=round(outcome.duration_s, 3),
+    )
