@@ -78,11 +78,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fail-fast", action="store_true",
                         help="stop at the first check that does not pass (a quick look, not a grade)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--confirm", choices=("now", "later"), default="now",
+                        help="when a timeout (or a check that failed while other processes overloaded the machine) is "
+                             "confirmed alone: now (at the end of this grading; default) or later (left pending in the "
+                             "report, for --confirm-from: batch confirms once the class is graded, one at a time)")
+    parser.add_argument("--confirm-from", type=Path, metavar="REPORT",
+                        help="confirm alone the pending checks of the JSON report REPORT (graded with --confirm later) "
+                             "against SUBMISSION, with its seed, keep every other verdict, and write the reports "
+                             "(--json may be REPORT itself)")
 
 
 def run(args: argparse.Namespace) -> int:
     from grader.engine.rubric import RubricError
-    from grader.engine.runner import GraderFault, grade
+    from grader.engine.runner import GraderFault, confirm_pending, grade
     from grader.report_files import ReportPathError
     from grader.sandbox import SandboxError
     from grader.writers import to_console, write_all
@@ -100,10 +108,15 @@ def run(args: argparse.Namespace) -> int:
         write_all(result, json=args.json, markdown=args.markdown, gradescope=args.gradescope, junit=args.junit)
 
     try:
+        if args.confirm_from is not None:
+            confirm_pending(_earlier_report(args.confirm_from), args.submission, rubric_path=args.rubric,
+                            progress=progress, jail=args.jail, kernel_layers=args.layers == "on",
+                            min_isolation=args.min_isolation, report=report)
+            return 0
         grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric,
               fail_fast=args.fail_fast, progress=progress, jail=args.jail, kernel_layers=args.layers == "on",
               min_isolation=args.min_isolation, report=report,
-              timeout_scale=args.timeout_scale, seed_secret=args.secret_seed)
+              timeout_scale=args.timeout_scale, seed_secret=args.secret_seed, confirm=args.confirm)
     except (FileNotFoundError, ValueError, RubricError, ReportPathError) as exc:
         raise CommandError(str(exc)) from exc
     except (GraderFault, SandboxError) as exc:
@@ -111,3 +124,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     return 0
 
+
+
+def _earlier_report(path: Path):
+    """The GradeResult in the JSON report ``path`` (for --confirm-from); CommandError when it cannot be read."""
+    import json
+
+    from grader.engine.results import GradeResult
+
+    try:
+        return GradeResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise CommandError(f"--confirm-from {path}: not a grader's JSON report ({exc})") from None

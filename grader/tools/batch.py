@@ -27,7 +27,12 @@ outlives ``--timeout``, is that student's "grader error" row; the batch
 always goes on.
 
 Every student is graded by its own ``python -m grader grade`` process,
-``--jobs`` at a time. With a course key in ``$GRADER_SEED_KEY`` each student
+``--jobs`` at a time. A verdict the machine's load could cause (a timeout,
+or a check that failed while the machine was overloaded by other processes,
+a neighbouring grading say: :mod:`grader.engine.confirm`) is left pending
+by that process and confirmed alone once the class's gradings are done, one
+student at a time (``grade --confirm-from``), so a neighbour can never
+change a grade. With a course key in ``$GRADER_SEED_KEY`` each student
 gets a secret seed of record derived from it and the student's name
 (:mod:`grader.engine.seeds`): in ``results/<student>.json`` and the
 gradebook, never in the feedback. Without a key, batch says so and every
@@ -39,7 +44,9 @@ DIR then holds:
     results/<student>.json         the full result (the grade of record)
     results/<student>.error.txt    why a student has no result
     results/<student>.key          what was graded (files, their problems and the seed, framed and
-                                   hashed): a rerun skips students whose key is unchanged, unless --force
+                                   hashed): a rerun skips students whose key is unchanged, unless --force,
+                                   or their result holds a check still waiting for its confirmation, or
+                                   was made by another grader (another grader_sha256)
     feedback/<student>.md          the Markdown report, to hand back
     gradebook.csv                  one row per student
     summary.md                     the class summary
@@ -61,7 +68,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from grader.engine import seeds
+from grader.engine import provenance, seeds
 from grader.engine.results import GradeResult
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
@@ -149,6 +156,50 @@ def grade_one(student: str, folder: Path, out: Path, seed: int, timeout: float, 
     return student, ""
 
 
+def confirm_one(student: str, folder: Path, out: Path, timeout: float, extra: list[str]) -> None:
+    """Confirm alone the pending checks of ``student``'s result (``grade --confirm-from``), if it holds any.
+
+    Run once the class's gradings are done, one student at a time, so nothing else of the grader runs beside it.
+    A confirmation that fails leaves the result as it was (still pending: the next batch grades it again) and says
+    so on stderr.
+    """
+    results = out / "results" / f"{student}.json"
+    if not _pending(results):
+        return
+    cmd = [sys.executable, "-m", "grader", "grade", str(folder), "--quiet", "--confirm-from", str(results),
+           "--json", str(results), "--markdown", str(out / "feedback" / f"{student}.md"), *extra]
+    env = {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
+    print(f"batch: confirming {student}'s pending checks alone", file=sys.stderr, flush=True)
+    try:
+        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout, env=env)
+        problem = "" if proc.returncode == 0 else f"exit code {proc.returncode}: {proc.stderr.strip()[-300:]}"
+    except subprocess.TimeoutExpired:
+        problem = f"did not finish within {timeout:.0f} s"
+    if problem:
+        print(f"batch: could not confirm {student}'s checks ({problem}); the next batch grades it again",
+              file=sys.stderr, flush=True)
+
+
+def _pending(results: Path) -> bool:
+    """Whether the result in ``results`` holds a check still waiting for its confirmation (True if unreadable)."""
+    try:
+        return bool(GradeResult.from_dict(json.loads(results.read_text(encoding="utf-8"))).confirmations("pending"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return True
+
+
+def _graded_before(out: Path, student: str, key: str) -> bool:
+    """Whether ``student``'s result may be kept: the same key, by this grader, with every verdict final."""
+    key_file, results = out / "results" / f"{student}.key", out / "results" / f"{student}.json"
+    if not (key_file.is_file() and key_file.read_text() == key and results.is_file()):
+        return False
+    try:
+        graded = GradeResult.from_dict(json.loads(results.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return graded.grader_sha256 == provenance.this_grader_hash() and not graded.confirmations("pending")
+
+
 class Progress:
     """A one-line progress bar on stderr (a line per student when stderr is not a terminal)."""
 
@@ -210,13 +261,13 @@ def run_batch(submissions: Path | None, out: Path, *, jobs: int = 2, seed: int =
             except Exception as exc:  # whatever one student's submission does, the batch goes on
                 errors[student] = f"could not read the submission: {type(exc).__name__}: {exc}"[:500]
                 continue
-            key_file = out / "results" / f"{student}.key"
-            if not force and key_file.is_file() and key_file.read_text() == key and (out / "results" / f"{student}.json").is_file():
-                continue  # graded before, nothing changed
+            if not force and _graded_before(out, student, key):
+                continue  # graded before by this grader, nothing changed, every verdict final
             todo[student] = (target, key, provenance, intake, student_seed)
         progress = Progress(len(todo)) if todo else None
+        first_pass = [*(extra or []), "--confirm", "later"]  # confirmed below, alone
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(grade_one, s, t, out, student_seed, timeout, extra or [], bool(seed_key))
+            futures = [pool.submit(grade_one, s, t, out, student_seed, timeout, first_pass, bool(seed_key))
                        for s, (t, _, _, _, student_seed) in todo.items()]
             for future in as_completed(futures):
                 student, error = future.result()
@@ -227,6 +278,9 @@ def run_batch(submissions: Path | None, out: Path, *, jobs: int = 2, seed: int =
                     _finish(out, student, provenance, intake)
                     (out / "results" / f"{student}.key").write_text(key)
                 progress.step(student, error)
+        for student, (target, *_) in todo.items():
+            if student not in errors:
+                confirm_one(student, target, out, timeout, extra or [])
     for student, error in errors.items():
         (out / "results" / f"{student}.error.txt").write_text(error + "\n", encoding="utf-8")
         (out / "results" / f"{student}.json").unlink(missing_ok=True)

@@ -16,8 +16,8 @@ from grader.writers.markdown import md_inline
 GradebookRow = Tuple[str, Optional[GradeResult], str]
 
 GRADEBOOK_COLUMNS = ("student", "score", "max_score", *EXERCISES, "integrity_flags",
-                     "seed", "duration_s", "status", "isolation", "grader_sha256", "commit", "server_time", "submitted_via",
-                     "submission", "error")
+                     "seed", "duration_s", "confirmed_alone", "unconfirmed", "status", "isolation", "grader_sha256",
+                     "commit", "server_time", "submitted_via", "submission", "error")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -36,7 +36,10 @@ def gradebook_csv(rows: Iterable[GradebookRow]) -> str:
     to 2 decimals, one column per standard exercise (empty when the result has
     no such exercise), integrity flags joined with "; ". Rows whose result is
     None have ``status`` "grader error", empty score columns and the message
-    in ``error``. Every text cell is protected against formula injection.
+    in ``error``. ``confirmed_alone`` counts the checks whose verdict comes
+    from a run alone (a timeout, or a check that failed while the machine was
+    overloaded: :mod:`grader.engine.confirm`), ``unconfirmed`` those still
+    waiting for one (``batch`` grades such a row again). Every text cell is protected against formula injection.
     """
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=GRADEBOOK_COLUMNS, lineterminator="\n")
@@ -50,6 +53,8 @@ def gradebook_csv(rows: Iterable[GradebookRow]) -> str:
         else:
             row.update(score=pts(result.score), max_score=pts(result.max_score),
                        seed=str(result.seed), duration_s=secs(result.duration_s),
+                       confirmed_alone=str(len(result.confirmations("confirmed")) + len(result.confirmations("passed"))),
+                       unconfirmed=str(len(result.confirmations("pending"))),
                        status="graded", submission=_csv_cell(result.submission),
                        isolation=result.isolation["level"], grader_sha256=_csv_cell(result.grader_sha256),
                        commit=_csv_cell(result.provenance.get("commit", "")),
@@ -71,6 +76,21 @@ def seeds_line(graded: list[GradeResult]) -> str:
     public = len(graded) - secret
     return (f"Seeds: {public} of {len(graded)} graded students got a seed that is not secret (no GRADER_SEED_KEY: "
             "the class seed), so their inputs could be computed in advance from the grader's source.")
+
+
+def confirmations_line(graded: list[GradeResult]) -> str:
+    """How many checks were confirmed alone (a verdict the machine's load could cause), or "" when none was."""
+    confirmed = [c for r in graded for c in r.confirmations("confirmed")]
+    passed = [c for r in graded for c in r.confirmations("passed")]
+    pending = [c for r in graded for c in r.confirmations("pending")]
+    if not (confirmed or passed or pending):
+        return ""
+    students = sum(1 for r in graded if r.confirmations("confirmed") or r.confirmations("passed"))
+    line = (f"Confirmations: {len(confirmed) + len(passed)} check(s) of {students} student(s) were run again alone "
+            f"({len(passed)} passed on confirmation, {len(confirmed)} kept their verdict).")
+    if pending:
+        line += f" {len(pending)} check(s) still wait for a confirmation: run batch again."
+    return line
 
 
 _BANDS = [(lo, lo + 9) for lo in range(0, 90, 10)] + [(90, 100)]
@@ -99,6 +119,8 @@ def class_summary_markdown(rows: Iterable[GradebookRow], bar_width: int = 40) ->
     out.append("")
     if graded:
         out += [seeds_line(graded), ""]
+        if line := confirmations_line(graded):
+            out += [line, ""]
     if not graded:
         out.append("No graded submissions.")
         return "\n".join(out) + "\n"
