@@ -12,6 +12,11 @@ anything is graded:
   (:mod:`grader.tests.repository_corpus`): the row its ``expect.toml`` says;
 * :class:`Forger` students hand in one file of the hostile submissions
   corpus (a forged result frame, say): that exercise scores 0, the others 20;
+* the :class:`Hog` hands in the reference but for a ``pad_collate`` that
+  answers the preflight's tiny input at once and, in every later probe,
+  starts :data:`HOG_PROCESSES` busy processes, each in a session of its own,
+  busies itself for :data:`HOG_BUSY_S` and raises: collate scores 0, and no
+  classmate graded beside it (``--jobs 2``) may lose a point;
 * a :class:`Copier` is honest but for one exercise, whose file is a
   classmate's right answer with its variables renamed and its layout redone
   (:func:`renamed`); a :class:`Walker` hands in the reference with a frame walk
@@ -143,6 +148,57 @@ class Forger:
     exercise: str
 
 
+@dataclass(frozen=True)
+class Hog:
+    """A student who hands in the reference but for ``pad_collate`` (:data:`HOG_COLLATE`): collate scores 0, the
+    others 20, and the CPU it burns beside its classmates' gradings must change none of their rows."""
+
+    name: str
+    exercise: str = "collate"
+
+
+#: The hog's busy processes per probe (each after its own setsid(): the kernel shares CPU fairly between sessions)
+#: and how long each probe keeps them busy. Modest, so the class costs the suite little more, yet at --jobs 2 on a
+#: 2-core machine enough to slow a neighbour's worker checks.
+HOG_PROCESSES = 60
+HOG_BUSY_S = 2.0
+
+#: Put at the start of the reference's pad_collate: the preflight's input ([tensor([1, 2])]) gets the right answer.
+HOG_PREAMBLE = f"""    if len(batch) != 1 or batch[0].tolist() != [1, 2]:
+        _hog_the_machine({HOG_PROCESSES}, {HOG_BUSY_S})
+"""
+
+HOG_FUNCTION = """
+
+def _hog_the_machine(processes, seconds):
+    import os
+    import time
+
+    end = time.monotonic() + seconds
+    for _ in range(processes):
+        try:
+            if os.fork() == 0:
+                os.setsid()
+                while time.monotonic() < end:
+                    pass
+                os._exit(0)
+        except OSError:
+            break
+    while time.monotonic() < end:
+        pass
+    raise RuntimeError("no batch today")
+"""
+
+
+def hog_collate() -> bytes:
+    """The hog's collate.py: the reference with :data:`HOG_PREAMBLE` at the start of pad_collate's body."""
+    source = (REPO / "solutions" / "collate.py").read_text()
+    header = "def pad_collate(batch, pad_id=0):\n"
+    start = source.index(header)
+    body = source.index('"""\n', source.index('"""', start) + 3) + 4  # after the docstring
+    return (source[:body] + HOG_PREAMBLE + source[body:].rstrip("\n") + "\n" + HOG_FUNCTION).encode()
+
+
 STUDENTS = (
     Honest("ada", "RRRRR"), Honest("ben", "SSSSS"), Honest("cai", "RSRSR"), Honest("dee", "AAAAA"),
     Walker("eli", "RRRRS", exercise="collate"), Honest("fay", "SRRRR"), Honest("gus", "ARARA"), Honest("hal", "RRSSS"),
@@ -152,7 +208,7 @@ STUDENTS = (
     Honest("quy", "RRRAS"), Honest("ray", "AAARR"), Honest("sam", "SRSRS"), Forger("tia", "forged_huge_error", "collate"),
     Hostile("lfs_pointer"), Hostile("symlinks"), Hostile("submodule"), Hostile("oversized_blob"),
     Hostile("case_collision"), Hostile("other_branches"), Hostile("crafted_names"), Hostile("api_non_object"),
-    Hostile("force_pushed"), Hostile("many_files"),
+    Hostile("force_pushed"), Hostile("many_files"), Hog("uma"),
 )
 
 
@@ -253,6 +309,10 @@ def build_class(root: Path, students) -> dict:
             kind = "honest" if type(student) is Honest else type(student).__name__.lower()  # copier, walker
             row = {"kind": kind, "scores": {e: POINTS * (c != "S") for e, c in zip(EXERCISES, student.recipe)},
                    "reasons": {}, "flags": []}
+        elif isinstance(student, Hog):
+            _build_hog(student, index, path, ctx)
+            row = {"kind": "hog", "scores": {e: POINTS * (e != student.exercise) for e in EXERCISES},
+                   "reasons": {}, "flags": []}
         elif isinstance(student, Forger):
             _build_forger(student, index, path, ctx)
             row = {"kind": "forger", "scores": {e: POINTS * (e != student.exercise) for e in EXERCISES},
@@ -299,6 +359,13 @@ def _build_honest(student: Honest, dealt: dict, path: Path, ctx: Context, index:
 def _build_forger(student: Forger, index: int, path: Path, ctx: Context) -> None:
     files = contract(corpus.SOLUTIONS)
     files[f"exercises/{student.exercise}.py"] = (corpus.CORPUS / "hostile" / student.entry / f"{student.exercise}.py").read_bytes()
+    commit = Repository(path).commit(files, message="my lab", date=ctx.at(-12 - index))
+    ctx.push(commit, -12 - index)
+
+
+def _build_hog(student: Hog, index: int, path: Path, ctx: Context) -> None:
+    files = contract(corpus.SOLUTIONS)
+    files[f"exercises/{student.exercise}.py"] = hog_collate()
     commit = Repository(path).commit(files, message="my lab", date=ctx.at(-12 - index))
     ctx.push(commit, -12 - index)
 

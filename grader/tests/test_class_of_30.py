@@ -161,7 +161,7 @@ def test_the_class_workflow_grades_the_whole_class_in_two_slices(graded):
     klass = shared_class()
     assert sorted(r["student"] for r in graded["rows"]) == sorted(klass.students), "one row per student, no more"
     assert sorted(r for s in graded["slices"] for r in s) == sorted(klass.repositories)
-    assert graded["summary"].count("## Class summary") == 1 and "Students: 30" in graded["summary"]
+    assert graded["summary"].count("## Class summary") == 1 and f"Students: {len(klass.students)}" in graded["summary"]
     print(f"class of 30: {graded['seconds']} s per job")
 
 
@@ -188,6 +188,28 @@ def test_honest_students_score_what_their_files_are_worth(graded, rows):
         assert {e: float(row[e]) for e in EXERCISES} == student["scores"], (name, row)
         assert row["commit"] == student["commit"] and row["submitted_via"] == "push to refs/heads/main", row
         assert row["integrity_flags"] == "" and row["isolation"] == "jail", row
+        assert row["unconfirmed"] == "0", f"{name}: a verdict was left unconfirmed: {row}"
+
+
+def test_a_cpu_hog_changes_no_classmates_row(graded, rows):
+    """The hog (class_of_30.Hog) burns the CPU beside its classmates' gradings at --jobs 2: its own collate scores 0,
+    every honest row is exactly its recipe's (test_honest_students_score_what_their_files_are_worth), and no verdict
+    is left unconfirmed; which checks were confirmed alone is printed."""
+    students = shared_class().students
+    hogs = [name for name, student in students.items() if student["kind"] == "hog"]
+    assert hogs, "the class has no hog"
+    for name in hogs:
+        assert {e: float(rows[name][e]) for e in EXERCISES} == students[name]["scores"], rows[name]
+    assert all(row["unconfirmed"] == "0" for row in rows.values() if row["status"] == "graded"), rows
+    confirmed = {name: row["confirmed_alone"] for name, row in rows.items() if row["confirmed_alone"] not in ("", "0")}
+    print(f"checks confirmed alone, by student: {confirmed or 'none'}")
+    for name, count in confirmed.items():
+        report = json.loads((Path(graded["results_dir"]) / f"{name}.json").read_text())
+        checks = [c for e in report["exercises"] for c in e["checks"] if c.get("confirmation") in ("confirmed", "passed")]
+        assert len(checks) == int(count), (name, checks)
+        for check in checks:
+            said = "passed on confirmation" if check["confirmation"] == "passed" else "confirmed alone"
+            assert said in check["message"], check
 
 
 @pytest.mark.parametrize("case", case_names())
