@@ -15,7 +15,8 @@ anything is graded:
 * the :class:`Hog` hands in the reference but for a ``pad_collate`` that
   answers the preflight's tiny input at once and, in every later probe,
   starts :data:`HOG_PROCESSES` busy processes, each in a session of its own,
-  busies itself for :data:`HOG_BUSY_S` and raises: collate scores 0, and no
+  busies itself for :data:`HOG_BUSY_S` and raises (later calls in the same
+  probe raise at once): collate scores 0, and no
   classmate graded beside it (``--jobs 2``) may lose a point;
 * a :class:`Copier` is honest but for one exercise, whose file is a
   classmate's right answer with its variables renamed and its layout redone
@@ -161,7 +162,7 @@ class Hog:
 #: and how long each probe keeps them busy. Modest, so the class costs the suite little more, yet at --jobs 2 on a
 #: 2-core machine enough to slow a neighbour's worker checks.
 HOG_PROCESSES = 60
-HOG_BUSY_S = 2.0
+HOG_BUSY_S = 1.5
 
 #: Put at the start of the reference's pad_collate: the preflight's input ([tensor([1, 2])]) gets the right answer.
 HOG_PREAMBLE = f"""    if len(batch) != 1 or batch[0].tolist() != [1, 2]:
@@ -170,10 +171,16 @@ HOG_PREAMBLE = f"""    if len(batch) != 1 or batch[0].tolist() != [1, 2]:
 
 HOG_FUNCTION = """
 
+_HOGGED = []
+
+
 def _hog_the_machine(processes, seconds):
     import os
     import time
 
+    if _HOGGED:  # once per probe: its later calls raise at once
+        raise RuntimeError("no batch today")
+    _HOGGED.append(True)
     end = time.monotonic() + seconds
     for _ in range(processes):
         try:
