@@ -44,6 +44,7 @@ PREFLIGHT_TIMEOUT = "did not finish within"
 PASSED_NOTE = ("passed on confirmation: its first run timed out or ran while the machine was overloaded by other "
                "processes; run again alone, with nothing else of the grader running, it passed")
 _TICKS = os.sysconf("SC_CLK_TCK")
+_CHILDREN_LISTS = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists()
 
 
 def is_timeout(status: str, message: str) -> bool:
@@ -101,7 +102,7 @@ class LoadMeter:
         ours = times.user + times.system + times.children_user + times.children_system
         zygote = self.sandbox.zygote_pid
         if zygote:
-            ours += sum(_process_cpu_s(pid) for pid in (zygote, *descendants(zygote)))
+            ours += _tree_cpu_s(zygote)
         return time.monotonic(), busy, ours
 
 
@@ -118,6 +119,30 @@ def _machine_busy_s() -> float:
         fields = fh.readline().split()
     user, nice, system, _idle, _iowait, irq, softirq, steal = (int(v) for v in fields[1:9])
     return (user + nice + system + irq + softirq + steal) / _TICKS
+
+
+def _tree_cpu_s(root: int) -> float:
+    """CPU seconds of ``root`` and every live process below it (each one's own and its reaped children's).
+
+    Walks the kernel's per-thread ``children`` lists from ``root`` down, a few reads per process of the
+    sandbox's tree (between checks: the zygote and its forkserver), not all of /proc; where the kernel has
+    no such lists, the /proc walk of :func:`grader.shared.proctree.descendants`.
+    """
+    if not _CHILDREN_LISTS:
+        return sum(_process_cpu_s(pid) for pid in (root, *descendants(root)))
+    total, queue, seen = 0.0, [root], set()
+    while queue:
+        pid = queue.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        total += _process_cpu_s(pid)
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                queue += [int(child) for child in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+        except OSError:  # gone meanwhile
+            continue
+    return total
 
 
 def _process_cpu_s(pid: int) -> float:
