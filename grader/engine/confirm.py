@@ -19,9 +19,15 @@ What a confirmation records on a check (``CheckResult.confirmation``):
 * ``"passed"``: re-run alone, the check passed: a plain pass (status
   ``passed``, full points) whose message says ``passed on confirmation``.
 
-A pass is never confirmed: load slows code down, it never makes a wrong
-answer right. A check shorter than :data:`MIN_MEASURED_S` is not judged
-overloaded (the kernel counts CPU time in 10 ms steps).
+Of the checks that ran while the machine was overloaded, only those whose
+verdict the load could have caused are confirmed: a process that died (the
+out-of-memory killer picks by size, a neighbour's pressure included) or a
+DataLoader worker killed (:data:`DEATHS`). A pass is never confirmed (load
+slows code down, it never makes a wrong answer right), nor is a wrong value
+or an exception the student's code raised: the same code on the same seed
+gives them whatever the load (no check measures time). A check shorter
+than :data:`MIN_MEASURED_S` is not judged overloaded (the kernel counts CPU
+time in 10 ms steps).
 """
 
 from __future__ import annotations
@@ -39,6 +45,9 @@ OVERLOAD_SHARE = 0.5
 MIN_MEASURED_S = 1.0
 #: How a DataLoader's own ``timeout`` shows in a probe's error (torch's message).
 DATALOADER_TIMEOUT = "DataLoader timed out"
+#: How a death shows in a check's message: the probe's process (grader.engine.checks.support.problem_from) or a
+#: DataLoader worker (torch's messages).
+DEATHS = ("the process running your code died", "is killed by signal", "exited unexpectedly")
 #: How a preflight that ran out of time shows in an exercise's note (grader.engine.preflight).
 PREFLIGHT_TIMEOUT = "did not finish within"
 PASSED_NOTE = ("passed on confirmation: its first run timed out or ran while the machine was overloaded by other "
@@ -54,7 +63,9 @@ def is_timeout(status: str, message: str) -> bool:
 
 def needs_confirmation(status: str, message: str, overloaded: bool) -> bool:
     """Whether a check's verdict must be confirmed alone before it counts (see the module docstring)."""
-    return is_timeout(status, message) or (overloaded and status not in ("passed", "skipped"))
+    if status in ("passed", "skipped"):
+        return False
+    return is_timeout(status, message) or (overloaded and any(death in message for death in DEATHS))
 
 
 def confirmed_message(status: str, message: str) -> str:

@@ -101,7 +101,11 @@ def test_batch_grades_again_a_row_with_a_pending_check_or_from_another_grader(pe
     ("timeout", "timed out", False, True),
     ("error", "your code raised RuntimeError: DataLoader timed out after 5 seconds", False, True),
     ("failed", "expected 3, got 4", False, False),
-    ("failed", "expected 3, got 4", True, True),
+    ("failed", "expected 3, got 4", True, False),
+    ("error", "your code raised RuntimeError: no batch today", True, False),
+    ("error", "the process running your code died: killed by signal 9 (SIGKILL)", True, True),
+    ("error", "the process running your code died: killed by signal 9 (SIGKILL)", False, False),
+    ("error", "your code raised RuntimeError: DataLoader worker (pid 12) is killed by signal: Killed.", True, True),
     ("passed", "", True, False),
     ("skipped", "no CUDA device here", True, False),
 ])
