@@ -289,12 +289,6 @@ class GradeResult:
         (gradebook, summary) need, a few kilobytes whatever the report held."""
         return dataclasses.replace(self.with_text_limit(0), integrity_flags=list(self.integrity_flags))
 
-    def throughput_share(self, level: str = "whole batches") -> float | None:
-        """The median share of the ceiling ``level`` reached (a fraction), or None when it was not measured."""
-        levels = self.throughput.get("levels", {}) if self.throughput.get("status") == "measured" else {}
-        share = levels.get(level, {}).get("share") if isinstance(levels, dict) else None
-        return float(share) if isinstance(share, (int, float)) and not isinstance(share, bool) else None
-
     def all_checks(self) -> list[CheckResult]:
         """All checks, in exercise order."""
         return [c for e in self.exercises for c in e.checks]
