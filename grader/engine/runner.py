@@ -149,7 +149,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
         except Exception as exc:
             raise GraderFault(f"the checks crashed: {exc}\n{traceback.format_exc()}") from exc
         exercises = [_exercise_result(e, rubric[e], plugin, unavailable.get(e, ""), fail_fast) for e in selected]
-        figure = _throughput(sandbox, seed, exercises, timeout_scale, phases) if measure_throughput and not fail_fast else {}
+        figure = _throughput(sandbox, seed, exercises, timeout_scale, phases, measure_throughput and not fail_fast)
         _throughput_check(rule, figure, exercises)
         result = GradeResult(
             exercises=exercises, seed=seed, duration_s=round(time.monotonic() - started, 2),
@@ -164,11 +164,15 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     return result
 
 
-def _throughput(sandbox: Sandbox, seed: int, exercises: list[ExerciseResult], timeout_scale: float, phases: dict) -> dict:
-    """The throughput figure, measured when the tokens exercise was graded and every check of it that ran passed."""
+def _throughput(sandbox: Sandbox, seed: int, exercises: list[ExerciseResult], timeout_scale: float, phases: dict,
+                wanted: bool) -> dict:
+    """The throughput figure, measured (if ``wanted``) when the tokens exercise was graded and every check of it that
+    ran passed; {} when tokens was not graded."""
     tokens = next((e for e in exercises if e.name == "tokens"), None)
     if tokens is None:
         return {}
+    if not wanted:
+        return throughput.not_measured("turned off for this grading (--throughput off or --fail-fast)")
     if tokens.note or not all(c.status in ("passed", "skipped") for c in tokens.checks):
         return throughput.not_measured("measured only when every tokens check passes")
     began = time.monotonic()
