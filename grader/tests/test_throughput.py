@@ -31,6 +31,7 @@ from grader.registry import CONTRACT_FILES
 from grader.sandbox import Sandbox
 from grader.shared.messages import MAX_MARKS, ProbeResult
 from grader.shared.throughput import window_starts, x_sums
+from grader.shared.token_data import token_data
 from grader.tools import corpus
 from grader.writers import class_summary_markdown, gradebook_csv, gradescope_payload, to_console, to_markdown
 
@@ -106,6 +107,44 @@ def test_the_zygotes_marks_are_bounded_at_the_receiving_end():
     marks = ProbeResult("ok", marks=forged).bounded().marks
     assert len(marks) <= MAX_MARKS and all(isinstance(t, float) and len(text) <= 120 for t, text in marks)
     assert [True, "start"] not in marks and "not a mark" not in marks
+
+
+class FakeSandbox:
+    """Answers the throughput probes with honest marks, each probe taking ``probe_s`` of a fake clock."""
+
+    def __init__(self, clock, probe_s, status="ok"):
+        self.clock, self.probe_s, self.status, self.calls = clock, probe_s, status, []
+        setup = throughput.SETUP
+        self.sums = x_sums(token_data(setup["tokens"], np.uint16, throughput.DATA_SEED, setup["high"]), setup["block"])
+
+    def run(self, probe, args, timeout):
+        self.calls.append((probe, timeout))
+        self.clock[0] += self.probe_s
+        starts = window_starts(args["seed"], args["tokens"] - args["block"], args["samples"] + args["batch"])
+        total = int(self.sums[starts[BATCH:BATCH + args["samples"]]].sum())
+        names = (throughput.CEILING,) if probe.endswith(":ceiling") else throughput.LEVELS
+        marks = [mark for i, name in enumerate(names) for mark in
+                 ([i, f"start {name}"], [i + (0.01 if name == throughput.CEILING else 0.04), f"end {name} {args['samples']} {total} 0.01"])]
+        return ProbeResult(self.status, data={}, marks=marks, error="hung" if self.status != "ok" else "")
+
+
+def test_rounds_stop_when_the_next_would_not_fit_the_budget(monkeypatch):
+    clock = [0.0]
+    monkeypatch.setattr(throughput.time, "monotonic", lambda: clock[0])
+    sandbox = FakeSandbox(clock, probe_s=0.8)
+    figure = throughput.measure(sandbox, 1, {})
+    assert figure["status"] == "measured" and figure["rounds"] == 1 and len(sandbox.calls) == 2
+    assert clock[0] <= throughput.BUDGET_S and all(timeout <= throughput.BUDGET_S + 1 for _, timeout in sandbox.calls)
+    assert figure["levels"]["whole batches"]["share"] == pytest.approx(0.25), "rates from the stamps: 0.01 s over 0.04 s"
+    clock[0] = 0.0
+    assert throughput.measure(FakeSandbox(clock, probe_s=0.1), 1, {})["rounds"] == throughput.ROUNDS
+
+
+def test_a_probe_that_runs_out_of_the_budget_leaves_the_figure_not_measured(monkeypatch):
+    clock = [0.0]
+    monkeypatch.setattr(throughput.time, "monotonic", lambda: clock[0])
+    figure = throughput.measure(FakeSandbox(clock, probe_s=4.0, status="timeout"), 1, {})
+    assert figure == throughput.not_measured("too slow to measure within the grading's budget of 3 s")
 
 
 # ---------------------------------------------------------------- the rubric and the check it adds
