@@ -17,7 +17,9 @@ is judged where the suite grades the reference already
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 
 import numpy as np
 import pytest
@@ -26,13 +28,14 @@ from grader.engine import throughput
 from grader.engine.results import CheckResult, ExerciseResult, GradeResult
 from grader.engine.rubric import DEFAULT_RUBRIC, RubricError, ThroughputRule, load_throughput_rule
 from grader.engine.runner import PROBE_MODULES, _throughput_check
+from grader.inside import probe_wait
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.sandbox import Sandbox
 from grader.shared.messages import MAX_MARKS, ProbeResult
 from grader.shared.throughput import window_starts, x_sums
 from grader.shared.token_data import token_data
-from grader.tools import corpus
+from grader.tools import corpus, throughput_noise
 from grader.writers import class_summary_markdown, gradebook_csv, gradescope_payload, to_console, to_markdown
 
 BATCH = throughput.SETUP["batch"]
@@ -145,6 +148,31 @@ def test_a_probe_that_runs_out_of_the_budget_leaves_the_figure_not_measured(monk
     monkeypatch.setattr(throughput.time, "monotonic", lambda: clock[0])
     figure = throughput.measure(FakeSandbox(clock, probe_s=4.0, status="timeout"), 1, {})
     assert figure == throughput.not_measured("too slow to measure within the grading's budget of 3 s")
+
+
+def test_the_zygote_stamps_marks_as_it_reads_them_and_bounds_them():
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+    marks = probe_wait._Marks(read_end)
+    try:
+        before = time.monotonic()
+        os.write(write_end, b"start per item\n" + b"x" * 500 + b"\nend per item 64 1 0.1\npartial")
+        assert marks.read() is False
+        assert [text for _, text in marks.lines] == ["start per item", "end per item 64 1 0.1"]
+        assert all(before <= at <= time.monotonic() for at, _ in marks.lines)
+        os.write(write_end, b"\n".join([b"m"] * (2 * probe_wait.MAX_MARKS)) + b"\n")
+        marks.read()
+        assert len(marks.lines) == probe_wait.MAX_MARKS
+    finally:
+        os.close(write_end)
+    assert marks.read() is True, "end of file once the child is gone"
+    os.close(read_end)
+
+
+def test_bench_throughput_names_an_answer_it_does_not_know(tmp_path):
+    with pytest.raises(ValueError, match="not right answers of the corpus"):
+        throughput_noise.submissions(["right/tokens/no_such_answer"], tmp_path)
+    assert list(throughput_noise.submissions([], tmp_path)) == ["reference"]
 
 
 # ---------------------------------------------------------------- the rubric and the check it adds
