@@ -157,7 +157,7 @@ def throughput_text(result: GradeResult) -> str:
     if not shares:
         return f"not measured ({one_line(clean(figure.get('reason', 'no figure')))})"
     parts = " · ".join(f"{name} {100 * share:.1f} %" for name, share, _low, _high in shares)
-    ranges = [f"{name} {100 * low:.0f}-{100 * high:.0f} %" for name, _share, low, high in shares if name == LEADERBOARD_LEVEL]
+    ranges = [f"{name} {100 * low:.1f}-{100 * high:.1f} %" for name, _share, low, high in shares if name == LEADERBOARD_LEVEL]
     machine = figure.get("machine") if isinstance(figure.get("machine"), dict) else {}
     where = ", ".join(one_line(clean(machine[key])) for key in ("cpu", "isolation") if machine.get(key))
     return (f"{parts} of the raw gather (median of {clean(figure.get('rounds', '?'))} rounds"

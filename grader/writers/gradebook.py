@@ -174,7 +174,7 @@ def throughput_leaderboard(rows: list[GradebookRow]) -> list[str]:
         others = [f"{100 * shares[name][0]:.1f} %" if name in shares else "" for name in ("per item", "__getitems__")]
         machine = result.throughput.get("machine") if isinstance(result.throughput.get("machine"), dict) else {}
         where = ", ".join(str(machine[key]) for key in ("cpu", "isolation") if machine.get(key))
-        out.append(f"| {rank} | {md_inline(student)} | {100 * share:.1f} % | {100 * low:.0f}-{100 * high:.0f} % | "
+        out.append(f"| {rank} | {md_inline(student)} | {100 * share:.1f} % | {100 * low:.1f}-{100 * high:.1f} % | "
                    f"{others[0]} | {others[1]} | {md_inline(where)} |")
     missing = len(rows) - len(measured)
     if missing:
