@@ -17,6 +17,8 @@ is judged where the suite grades the reference already
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import shutil
 import time
@@ -225,7 +227,8 @@ def test_a_perfect_submission_with_its_figure_looks_perfect_and_shows_it():
     markdown = to_markdown(result)
     assert "❌" not in markdown.split("<sub>")[0] and "whole batches 60.0 %" in markdown and "████████████░░░░░░░░" in markdown
     assert "Throughput: per item 7.5 %" in to_console(result, color=False)
-    assert gradebook_csv([("s1", result, "")]).splitlines()[1].split(",")[8] == "60.0"
+    (row,) = csv.DictReader(io.StringIO(gradebook_csv([("s1", result, "")])))
+    assert row["whole_batches_pct_of_raw_gather"] == "60.0" and row["score"] == row["max_score"] == "20"
 
 
 def test_a_figure_not_measured_says_why_and_joins_no_leaderboard():
