@@ -7,6 +7,7 @@ from grader.tools.bench import (
     jobs_list,
     measure,
 )
+from grader.tools.throughput_noise import DEFAULT_ANSWERS, measure_noise
 
 HELP = "time the grading of solutions/ and of the stubs, phase by phase, and a class"
 
@@ -20,9 +21,22 @@ def add_arguments(parser) -> None:
     parser.add_argument("--memory", action="store_true", help="also measure the peak memory of a whole grading")
     parser.add_argument("--isolation", action="store_true",
                         help="also time the solutions in the jail with and without the kernel's layers, contained and weak")
+    parser.add_argument("--throughput", type=int, metavar="N",
+                        help="instead: measure the grader's throughput figure N times each for the reference and "
+                             "--answers, and print how much it moves (to pick a rubric threshold)")
+    parser.add_argument("--answers", default=",".join(DEFAULT_ANSWERS), metavar="ID[,ID]",
+                        help="with --throughput: right answers of the corpus measured beside the reference "
+                             "(default: %(default)s)")
 
 
 def run(args) -> int:
+    if args.throughput is not None:
+        if args.throughput < 1:
+            raise CommandError("--throughput N: N must be at least 1")
+        try:
+            return measure_noise(args.throughput, [a.strip() for a in args.answers.split(",") if a.strip()], args.seed)
+        except ValueError as exc:
+            raise CommandError(f"--answers: {exc}") from exc
     if args.repeats < 1 or args.class_size < 0:
         raise CommandError("--repeats must be at least 1 and --class-size at least 0")
     return measure(args.repeats, args.seed, args.class_size, args.batch_jobs, args.memory, args.isolation)

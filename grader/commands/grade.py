@@ -75,6 +75,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="multiply every time limit of the student's code (preflight 20 s, probes 30 s, worker "
                              "probes 60 s) by FACTOR, from 0.1 to 3: above 1 on a host much slower than a laptop; "
                              "the report records it (default 1)")
+    parser.add_argument("--throughput", choices=("on", "off"), default="on",
+                        help="the grader's throughput figure (grader/docs/throughput.md): on (default: measured, about "
+                             "2 s, when every tokens check passes), off (not measured; a rubric that gives it points "
+                             "then gives none)")
     parser.add_argument("--fail-fast", action="store_true",
                         help="stop at the first check that does not pass (a quick look, not a grade)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -116,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
         grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric,
               fail_fast=args.fail_fast, progress=progress, jail=args.jail, kernel_layers=args.layers == "on",
               min_isolation=args.min_isolation, report=report,
-              timeout_scale=args.timeout_scale, seed_secret=args.secret_seed, confirm=args.confirm)
+              timeout_scale=args.timeout_scale, seed_secret=args.secret_seed, confirm=args.confirm,
+              measure_throughput=args.throughput == "on")
     except (FileNotFoundError, ValueError, RubricError, ReportPathError) as exc:
         raise CommandError(str(exc)) from exc
     except (GraderFault, SandboxError) as exc:

@@ -84,6 +84,15 @@ def _bounded(text: Any, field: str, limit: int | None = None) -> str:
     return clean_text(cut_text("" if text is None else str(text), limit))
 
 
+def _plain_figure(value: Any, depth: int = 0) -> Any:
+    """The throughput figure with its text cleaned and cut, and its shape bounded (a reason can quote student text)."""
+    if isinstance(value, dict) and depth < 4:
+        return {str(k)[:40]: _plain_figure(v, depth + 1) for k, v in list(value.items())[:20]}
+    if isinstance(value, (bool, int, float)) or value is None:
+        return value
+    return _bounded(value, "flag")
+
+
 def _check_choice(kind: str, value: Any, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
         raise ValueError(f"invalid {kind} {value!r}; expected one of {', '.join(allowed)}")
@@ -230,7 +239,11 @@ class GradeResult:
     (derived from the course key, :mod:`grader.engine.seeds`): the writers a
     student reads leave it out. ``grader_sha256`` names the grader that graded
     (:func:`grader.engine.provenance.grader_hash`), ``environment`` what it ran
-    on (:func:`grader.engine.provenance.environment`).
+    on (:func:`grader.engine.provenance.environment`). ``throughput`` is the
+    grader's own throughput figure (:mod:`grader.engine.throughput`): ``{}``
+    when it was not asked for, ``{"status": "not measured", "reason"}``, or
+    ``{"status": "measured", "levels": {level: {"share", "low", "high",
+    "samples_per_s"}}, ...}`` with each level's median share of the raw gather.
     """
 
     exercises: list[ExerciseResult]
@@ -248,6 +261,7 @@ class GradeResult:
     seed_secret: bool = False
     grader_sha256: str = ""
     environment: dict[str, str] = field(default_factory=dict)
+    throughput: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
@@ -257,6 +271,7 @@ class GradeResult:
         self.submission = clean_text(self.submission)
         self.seed_secret = bool(self.seed_secret)
         self.environment = {str(k)[:40]: clean_text(cut_text(str(v), 200)) for k, v in list(self.environment.items())[:20]}
+        self.throughput = _plain_figure(self.throughput) if isinstance(self.throughput, dict) else {}
         try:
             self.isolation = Isolation.from_dict(self.isolation).to_dict()
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -325,6 +340,7 @@ class GradeResult:
             "seed_secret": self.seed_secret,
             "grader_sha256": self.grader_sha256,
             "environment": dict(self.environment),
+            "throughput": dict(self.throughput),
         }
 
     @classmethod
@@ -347,4 +363,5 @@ class GradeResult:
             seed_secret=bool(data.get("seed_secret", False)),
             grader_sha256=str(data.get("grader_sha256", "")),
             environment=dict(data.get("environment", {})),
+            throughput=dict(data.get("throughput", {})),
         )

@@ -35,13 +35,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from grader import registry
-from grader.engine import provenance
+from grader.engine import provenance, throughput
 from grader.engine.checks.support import CHECK_BUDGET_S, Context, where_to_look
 from grader.engine.confirm import PASSED_NOTE, PREFLIGHT_TIMEOUT, LoadMeter, confirmed_message, needs_confirmation
 from grader.engine.plugin import CHECKS_DIR, CheckOutcome, ChecksPlugin, GraderFault, run_checks
 from grader.engine.preflight import preflight
 from grader.engine.results import EXERCISES, CheckResult, ExerciseResult, GradeResult
-from grader.engine.rubric import DEFAULT_RUBRIC, load_rubric
+from grader.engine.rubric import DEFAULT_RUBRIC, ThroughputRule, load_rubric, load_throughput_rule
 from grader.registry import CONTRACT_FILES
 from grader.sandbox import Sandbox
 from grader.sandbox.files import check_submission_folder, extra_files
@@ -49,7 +49,7 @@ from grader.sandbox.host import ANSWER_GRACE
 from grader.shared.common import PROBES_PACKAGE
 from grader.text import clean_text
 
-PROBE_MODULES = (f"{PROBES_PACKAGE}.common", *(entry.probe for entry in registry.REGISTRY))
+PROBE_MODULES = (f"{PROBES_PACKAGE}.common", *(entry.probe for entry in registry.REGISTRY), f"{PROBES_PACKAGE}.throughput")
 #: Accepted range of ``timeout_scale``. Its top is bounded by the per-check limit of pytest-timeout
 #: (checks/pytest.ini), which must stay above the longest check's budget (support.CHECK_BUDGET_S,
 #: scaled) plus the sandbox's grace for a late answer: see :func:`timeout_scale_problem`.
@@ -99,7 +99,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
           rubric_path: Path = DEFAULT_RUBRIC, fail_fast: bool = False, progress=None, jail: str = "auto",
           min_isolation: str = "weak", kernel_layers: bool = True,
           report=None, timeout_scale: float = 1.0, check_time_limit_s: float | None = None,
-          seed_secret: bool = False, confirm: str = "now", fault=None) -> GradeResult:
+          seed_secret: bool = False, confirm: str = "now", fault=None, measure_throughput: bool = True) -> GradeResult:
     """Grade the five contract files in ``submission`` and return the result.
 
     ``seed`` fixes every randomized input (a fresh one is drawn and reported
@@ -118,7 +118,11 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     replaces the per-check backstop of pytest-timeout (checks/pytest.ini);
     only the tests use it, to stop a check in the middle of a probe.
     ``seed_secret`` marks ``seed`` as a student's secret seed of record (the
-    student's reports leave it out). The result names the grader (the hash of
+    student's reports leave it out). With ``measure_throughput`` (and tokens
+    graded, its checks all passed, no ``fail_fast``) the grader measures its
+    throughput figure (:mod:`grader.engine.throughput`, at most
+    ``throughput.BUDGET_S`` seconds); the rubric's ``[throughput]`` table
+    says whether it earns points. The result names the grader (the hash of
     its published tree) and the environment it ran on.
 
     ``confirm`` says when a verdict the machine's load could cause (a
@@ -142,6 +146,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     if confirm not in CONFIRM_MODES:
         raise ValueError(f"confirm must be one of {', '.join(CONFIRM_MODES)}, not {confirm!r}")
     rubric = load_rubric(rubric_path)
+    rule = load_throughput_rule(rubric_path)
     selected = [e for e in EXERCISES if not only or e in only]
     seed = secrets.randbelow(2**31) if seed is None else seed
     progress = _cleaned(progress or (lambda message: None))
@@ -165,10 +170,13 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
             _mark_pending(exercises, meter.overloaded)
         if confirm == "now":
             exercises = _confirm(ctx, exercises, rubric, progress, phases, check_time_limit_s)
+        figure = _throughput(sandbox, seed, exercises, timeout_scale, phases, measure_throughput and not fail_fast)
+        _throughput_check(rule, figure, exercises)
         result = GradeResult(
             exercises=exercises, seed=seed, duration_s=round(time.monotonic() - started, 2),
             submission=str(submission), started_at=started_at, grader_version=GRADER_VERSION,
-            integrity_flags=_integrity_flags(submission, sandbox, ctx), gpu=gpu_name or "none",
+            integrity_flags=_integrity_flags(submission, sandbox, ctx) + ([figure["flag"]] if "flag" in figure else []),
+            gpu=gpu_name or "none", throughput=figure,
             isolation=sandbox.isolation.to_dict(), phases=phases, timeout_scale=timeout_scale,
             seed_secret=seed_secret, grader_sha256=provenance.this_grader_hash(),
             environment=provenance.environment(gpu_name or "none", sandbox.isolation.level))
@@ -270,6 +278,44 @@ def _confirmed_check(check: CheckResult) -> CheckResult:
     if check.passed:
         return dataclasses.replace(check, confirmation="passed", message=PASSED_NOTE)
     return dataclasses.replace(check, confirmation="confirmed", message=confirmed_message(check.status, check.message))
+
+
+def _throughput(sandbox: Sandbox, seed: int, exercises: list[ExerciseResult], timeout_scale: float, phases: dict,
+                wanted: bool) -> dict:
+    """The throughput figure, measured (if ``wanted``) when the tokens exercise was graded and every check of it that
+    ran passed; {} when tokens was not graded."""
+    tokens = next((e for e in exercises if e.name == "tokens"), None)
+    if tokens is None:
+        return {}
+    if not wanted:
+        return throughput.not_measured("turned off for this grading (--throughput off or --fail-fast)")
+    if tokens.note or not all(c.status in ("passed", "skipped") for c in tokens.checks):
+        return throughput.not_measured("measured only when every tokens check passes")
+    began = time.monotonic()
+    figure = throughput.measure(sandbox, seed, {"cpu": provenance.cpu_model(), "isolation": sandbox.isolation.level},
+                                timeout_scale)
+    phases["throughput"] = round(time.monotonic() - began, 3)
+    return figure
+
+
+def _throughput_check(rule: ThroughputRule, figure: dict, exercises: list[ExerciseResult]) -> None:
+    """With points in the rubric's [throughput] table: one more tokens check, passed when the level reaches the threshold."""
+    tokens = next((e for e in exercises if e.name == "tokens"), None)
+    if not rule.points or tokens is None:
+        return
+    share = figure.get("levels", {}).get(rule.level, {}).get("share") if figure.get("status") == "measured" else None
+    passed = share is not None and share >= rule.threshold
+    if share is None:
+        message = f"not measured: {figure.get('reason', 'the tokens checks did not pass')}"
+    else:
+        message = "" if passed else (f"{rule.level} reached {share:.1%} of the raw gather's rate on the grading machine "
+                                     f"(median of {figure['rounds']} rounds), below the {rule.threshold:.0%} this course asks for. "
+                                     "Where to look: LAB.md, \"Experiment (d): throughput\"; measure with python -m exercises.bench.")
+    tokens.checks.append(CheckResult(
+        name=rule.check_name, exercise="tokens", status="passed" if passed else "failed",
+        score=rule.points if passed else 0.0, max_score=rule.points, message=message, visibility=rule.visibility,
+        description=f"Proves that {rule.level} reach at least {rule.threshold:.0%} of the raw gather's rate, measured by the "
+                    "grader on the grading machine (median of its rounds)."))
 
 
 def _integrity_flags(submission: Path, sandbox: Sandbox, ctx: Context) -> list[str]:

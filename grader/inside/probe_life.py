@@ -11,6 +11,7 @@ serves the requests; this module is what it does for each.
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import os
 import sys
 import tempfile
@@ -27,6 +28,7 @@ from grader.shared.messages import ProbeResult, RunRequest, ZygoteConfig
 from grader.shared.proctree import kill_descendants
 
 RESULT_FD = 3  # the child's result pipe is moved to this fd number
+CLOCK_FD = forkserver.ALIVE_FD + 1  # the child's clock pipe: each line it writes there is stamped by the zygote (marks)
 FORKSERVER_CPU_S = 3600  # the shared forkserver lives for the whole grading; its workers die with each probe
 
 
@@ -45,17 +47,19 @@ class ZygoteState:
 # the probe child (runs after fork, never returns)
 
 
-def _child_setup(state: ZygoteState, scratch: str, capture_fd: int, result_w: int, timeout: float) -> None:
+def _child_setup(state: ZygoteState, scratch: str, capture_fd: int, result_w: int, clock_w: int, timeout: float) -> None:
     """Lock the freshly forked probe child down before any student code runs."""
     cfg = state.cfg
+    clock_w = fcntl.fcntl(clock_w, fcntl.F_DUPFD_CLOEXEC, 64)  # out of the way of the numbers dup2'd below
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.dup2(capture_fd, 1)
     os.dup2(capture_fd, 2)
     os.dup2(result_w, RESULT_FD, inheritable=False)  # not passed on to exec'd programs
     state.forkserver.hand_to_probe()  # at forkserver.ALIVE_FD, the fd after RESULT_FD
+    os.dup2(clock_w, CLOCK_FD, inheritable=False)
     os.setsid()  # own session and process group
-    os.closerange(forkserver.ALIVE_FD + 1, 1 << 20)  # zygote pipes, pidfds, ...
+    os.closerange(CLOCK_FD + 1, 1 << 20)  # zygote pipes, pidfds, ...
     sys.stdout.reconfigure(line_buffering=True)  # keep output if we crash
     arm_stack_dump()
     lockdown.become_probe_user(cfg, scratch, lockdown.cpu_seconds(cfg, timeout))
@@ -66,9 +70,9 @@ def _child_setup(state: ZygoteState, scratch: str, capture_fd: int, result_w: in
     forkserver.use_in_probe(state.forkserver.address)
 
 
-def _child_main(state: ZygoteState, request: RunRequest, scratch: str, capture_fd: int, result_w: int) -> None:
+def _child_main(state: ZygoteState, request: RunRequest, scratch: str, capture_fd: int, result_w: int, clock_w: int) -> None:
     try:
-        _child_setup(state, scratch, capture_fd, result_w, request.timeout)
+        _child_setup(state, scratch, capture_fd, result_w, clock_w, request.timeout)
     except BaseException as exc:  # noqa: BLE001
         os.write(2, f"sandbox setup failed: {type(exc).__name__}: {exc}\n".encode())
         os._exit(70)
@@ -122,6 +126,7 @@ def run_one(state: ZygoteState, request: RunRequest) -> ProbeResult:
     scratch = tempfile.mkdtemp(prefix="run-", dir=cfg.scratch_root)
     capture_fd = _open_capture_file(cfg.capture_dir)
     result_r, result_w = os.pipe()
+    clock_r, clock_w = os.pipe()
     go_r, go_w = os.pipe()  # the child waits until its starting memory is read
     sys.stdout.flush()
     sys.stderr.flush()
@@ -130,25 +135,28 @@ def run_one(state: ZygoteState, request: RunRequest) -> ProbeResult:
     if pid == 0:
         try:
             os.close(result_r)
+            os.close(clock_r)
             os.close(go_w)
             os.read(go_r, 1)
             os.close(go_r)
-            _child_main(state, request, scratch, capture_fd, result_w)
+            _child_main(state, request, scratch, capture_fd, result_w, clock_w)
         finally:
             os._exit(70)
     os.close(result_w)
+    os.close(clock_w)
     os.close(go_r)
     rss_at_start = _rss_kb(pid)  # a fork starts below the zygote's size: file pages are not copied
     os.write(go_w, b"g")
     os.close(go_w)
     try:
-        outcome = wait_child(state.cfg, state.req_fd, pid, result_r, started + request.timeout)
+        outcome = wait_child(state.cfg, state.req_fd, pid, result_r, started + request.timeout, clock_r)
         duration = time.monotonic() - started
         if outcome.timed_out:
             dump_stacks(state.forkserver.pid)
         kill_descendants(os.getpid(), reap=True, spare=state.forkserver.pid)
     finally:
         os.close(result_r)
+        os.close(clock_r)
     if outcome.grader_gone:
         raise ChannelError("grader went away")
     where = where_it_hung(capture_fd, cfg) if outcome.timed_out else ""
@@ -160,4 +168,5 @@ def run_one(state: ZygoteState, request: RunRequest) -> ProbeResult:
     if outcome.timed_out:
         result = dataclasses.replace(result, traceback=where)
         output = strip_dumps(output)
-    return dataclasses.replace(result, output=output, duration_s=duration, rss_growth_mb=round(growth, 1))
+    marks = [[round(at - started, 6), text] for at, text in outcome.marks]  # the zygote's stamps, whatever the child sent
+    return dataclasses.replace(result, output=output, duration_s=duration, rss_growth_mb=round(growth, 1), marks=marks)

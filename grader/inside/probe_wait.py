@@ -16,12 +16,14 @@ import signal
 import time
 
 from grader.inside import lockdown, quota
-from grader.shared import channel
+from grader.shared import channel, messages
 from grader.shared.channel import ChannelError
 from grader.shared.messages import FRAME_REFUSED, Flag, ProbeResult, ShapeError, ZygoteConfig, refused_frame_text
 from grader.shared.proctree import describe_wait_status
 
 QUOTA_CHECK_S = 0.25  # how often the write quota is measured while a probe runs (without a jail's tmpfs)
+MAX_MARKS = messages.MAX_MARKS  # the most marks the zygote stamps for one probe; later lines are read and dropped
+MAX_MARK_CHARS = messages.MAX_MARK_CHARS  # the longest mark kept; a longer line is dropped
 
 
 @dataclasses.dataclass
@@ -33,6 +35,36 @@ class ChildEnd:
     grader_gone: bool = False
     over_quota: str = ""  # what the probe wrote beyond its quota (killed for it)
     peak_rss_kb: int = 0
+    marks: list = dataclasses.field(default_factory=list)  # [(time.monotonic() when read, line)]: see _Marks
+
+
+class _Marks:
+    """The lines a probe writes on its clock pipe, each stamped with the zygote's clock when it is read.
+
+    The stamp is the zygote's (outside the child), so a child that changes its
+    own clocks changes nothing here; what the child controls is when it writes
+    and what. Bounded: :data:`MAX_MARKS` lines of at most :data:`MAX_MARK_CHARS`.
+    """
+
+    def __init__(self, fd: int):
+        self.fd, self.partial, self.lines = fd, b"", []
+
+    def read(self) -> bool:
+        """Stamp what is there now (at most 1 MB: a child that floods the pipe cannot hold the zygote); True at end of file."""
+        for _ in range(16):
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                return False
+            if not chunk:
+                return True
+            now = time.monotonic()
+            *complete, self.partial = (self.partial + chunk).split(b"\n")
+            self.partial = self.partial[-MAX_MARK_CHARS - 1:]
+            for line in complete:
+                if len(self.lines) < MAX_MARKS and len(line) <= MAX_MARK_CHARS:
+                    self.lines.append((now, line.decode("ascii", "replace")))
+        return False
 
 
 def _drain(fd: int, buf: bytearray, cap: int) -> bool:
@@ -48,9 +80,10 @@ def _drain(fd: int, buf: bytearray, cap: int) -> bool:
     return False
 
 
-def wait_child(cfg: ZygoteConfig, req_fd: int, pid: int, result_r: int, deadline: float) -> ChildEnd:
-    """Collect the child's result and wait for its exit, up to ``deadline``."""
+def wait_child(cfg: ZygoteConfig, req_fd: int, pid: int, result_r: int, deadline: float, clock_r: int = -1) -> ChildEnd:
+    """Collect the child's result and its clock marks (``clock_r``, if given), and wait for its exit, up to ``deadline``."""
     outcome, buf = ChildEnd(), bytearray()
+    marks = _Marks(clock_r) if clock_r >= 0 else None
     cap = cfg.limits.result_cap + 8
     pidfd = os.pidfd_open(pid)
     os.set_blocking(result_r, False)
@@ -58,6 +91,9 @@ def wait_child(cfg: ZygoteConfig, req_fd: int, pid: int, result_r: int, deadline
     poller.register(pidfd, select.POLLIN)
     poller.register(result_r, select.POLLIN)
     poller.register(req_fd, 0)  # only POLLHUP/POLLERR: the grader went away
+    if marks is not None:
+        os.set_blocking(clock_r, False)
+        poller.register(clock_r, select.POLLIN)
     watch = _QuotaWatch(cfg) if cfg.write_quota_mb else None
     try:
         while True:
@@ -74,6 +110,8 @@ def wait_child(cfg: ZygoteConfig, req_fd: int, pid: int, result_r: int, deadline
             for fd, _events in poller.poll(max(1, int(wait * 1000) + 1)):
                 if fd == result_r and _drain(result_r, buf, cap):
                     poller.unregister(result_r)
+                elif marks is not None and fd == clock_r and marks.read():
+                    poller.unregister(clock_r)
                 elif fd == pidfd:
                     exited = True
                 elif fd == req_fd:
@@ -85,6 +123,8 @@ def wait_child(cfg: ZygoteConfig, req_fd: int, pid: int, result_r: int, deadline
                 return outcome
             if exited:
                 _drain(result_r, buf, cap)
+                if marks is not None:
+                    marks.read()
                 outcome.overflow = len(buf) > cap
                 _pid, outcome.status, usage = os.wait4(pid, 0)
                 outcome.peak_rss_kb = usage.ru_maxrss
@@ -94,6 +134,8 @@ def wait_child(cfg: ZygoteConfig, req_fd: int, pid: int, result_r: int, deadline
                 return outcome
     finally:
         os.close(pidfd)
+        if marks is not None:
+            outcome.marks = marks.lines
 
 
 class _QuotaWatch:

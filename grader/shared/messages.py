@@ -29,6 +29,8 @@ from grader.shared.common import PROBES_PACKAGE
 MAX_FLAGS = 24
 #: Longest text of one flag field, in characters.
 MAX_FLAG_CHARS = 200
+#: At most this many clock marks come back from one probe, each of at most this many characters.
+MAX_MARKS, MAX_MARK_CHARS = 64, 120
 #: Longest text of each ProbeResult text field, in characters, as the receiving end cuts it.
 #: The child cuts errors and tracebacks to 4,000 characters itself (at frame boundaries); these
 #: are the backstop, a little above that, so an honest result is never cut twice.
@@ -180,7 +182,11 @@ class ProbeResult:
     child: the child's peak resident memory (its own and its reaped
     descendants', from wait4) minus the zygote's when it forked the child.
     ``request_id`` is the ``id`` of the :class:`RunRequest` it answers, set
-    by the zygote (whatever the child wrote).
+    by the zygote (whatever the child wrote). ``marks`` are the lines the
+    child wrote on its clock pipe, ``[seconds since the fork, line]``, each
+    stamped by the zygote's clock when it read the line (whatever the child
+    wrote in its own frame): a time the child's code cannot change, of a
+    moment the child chose.
     """
 
     status: str
@@ -193,6 +199,7 @@ class ProbeResult:
     flags: list[Flag] = field(default_factory=list)
     rss_growth_mb: float = 0.0
     request_id: int = 0
+    marks: list = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -208,7 +215,10 @@ class ProbeResult:
             if len(seen) >= MAX_FLAGS:
                 break
         texts = {name: cut_text(getattr(self, name), limit) for name, limit in TEXT_LIMITS.items()}
-        return dataclasses.replace(self, flags=list(seen), **texts)
+        marks = [[float(m[0]), m[1][:MAX_MARK_CHARS]] for m in (self.marks if isinstance(self.marks, list) else [])[:MAX_MARKS]
+                 if isinstance(m, list) and len(m) == 2 and isinstance(m[0], (int, float)) and not isinstance(m[0], bool)
+                 and isinstance(m[1], str)]
+        return dataclasses.replace(self, flags=list(seen), marks=marks, **texts)
 
 
 def cut_text(text: str, limit: int) -> str:

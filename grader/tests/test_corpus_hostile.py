@@ -79,7 +79,7 @@ SOLUTIONS = REPO / "solutions"
 RUBRIC = tomllib.loads((REPO / "grader" / "engine" / "rubric.toml").read_text())
 REPORT_KEYS = {"schema_version", "score", "max_score", "seed", "duration_s", "submission", "started_at",
                "grader_version", "gpu", "exercises", "integrity", "isolation", "phases", "provenance", "timeout_scale",
-               "seed_secret", "grader_sha256", "environment"}
+               "seed_secret", "grader_sha256", "environment", "throughput"}
 EXERCISE_KEYS = {"name", "score", "max_score", "note", "checks"}
 CHECK_KEYS = {"name", "status", "score", "max_score", "message"}
 STATUSES = {"passed", "failed", "error", "timeout", "skipped"}
@@ -225,7 +225,7 @@ def _grade(submission: Path, out: Path, sandbox_tmp: Path, only: list[str] | Non
     cmd = [sys.executable, "-m", "grader", "grade", str(submission), "--seed", "7",
            "--json", str(out / "result.json"), "--markdown", str(out / "summary.md"),
            "--gradescope", str(out / "results.json"), "--junit", str(out / "junit.xml"),
-           "--timeout-scale", str(timeout_scale)]
+           "--timeout-scale", str(timeout_scale), "--throughput", "off"]  # the figure's own attacks: test_throughput.py
     if only:
         cmd += ["--only", ",".join(only)]
     env = dict(os.environ, TMPDIR=str(sandbox_tmp))

@@ -60,6 +60,16 @@ def test_solutions_score_100_in_every_report(solutions_run):
     assert sum(int(s.get("failures")) + int(s.get("errors")) for s in junit.iter("testsuite")) == 0
     assert "100" in paths["markdown"].read_text().splitlines()[0]
 
+    # The grader's throughput figure of the reference, measured in this grading (grader/docs/throughput.md): a ratio
+    # of the same run, never a time. It joins Gradescope's leaderboard and the feedback, and costs no points.
+    figure = report["throughput"]
+    assert figure["status"] == "measured", figure
+    levels = {name: level["share"] for name, level in figure["levels"].items()}
+    assert levels["whole batches"] >= 3 * levels["per item"], levels
+    assert figure["machine"]["isolation"] == report["isolation"]["level"] and figure["machine"]["cpu"]
+    assert gradescope["leaderboard"][0]["value"] == round(100 * levels["whole batches"], 1)
+    assert "Throughput, share of the raw gather" in paths["markdown"].read_text()
+
 
 @pytest.mark.timeout(300)
 def test_stubs_score_0_with_one_not_implemented_line_per_exercise(stubs_run):

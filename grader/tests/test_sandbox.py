@@ -227,7 +227,7 @@ def test_child_process_setup(sandbox):
     assert info["sid"] == info["pid"]  # own session
     assert info["ppid"] == ns_pid(sandbox.zygote_pid)
     assert info["stdin_is_devnull"]
-    assert set(info["open_fds"]) <= {0, 1, 2, 3, 4, 5}  # 3: result pipe, 4: forkserver's alive pipe, 5: the listdir
+    assert set(info["open_fds"]) <= {0, 1, 2, 3, 4, 5, 6}  # 3: result pipe, 4: forkserver's alive pipe, 5: clock marks, 6: the listdir
     assert info["executable"] == sys.executable  # spawn workers use the same Python
     assert info["sys_path"][:2] == [inside(sandbox, "lib"), inside(sandbox, "code")]
     assert str(REPO) not in info["sys_path"]

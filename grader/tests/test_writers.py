@@ -58,6 +58,16 @@ LONG = "Traceback (most recent call last):\n" + "\n".join(f"  line {i}: " + "x" 
 THIRD = 20 / 3
 
 
+def throughput_figure(whole: float, per_item: float = 0.074, getitems: float = 0.21) -> dict:
+    """A measured throughput figure (grader.engine.throughput) with these median shares of the raw gather."""
+    levels = {name: {"share": share, "low": round(share * 0.8, 4), "high": round(share * 1.1, 4), "samples_per_s": round(share * 250_000)}
+              for name, share in (("per item", per_item), ("__getitems__", getitems), ("whole batches", whole))}
+    return {"status": "measured", "levels": levels, "ceiling_samples_per_s": 250_000, "rounds": 5, "child_clock_ratio": 0.98,
+            "seconds": 2.1, "machine": {"cpu": "AMD EPYC", "isolation": "jail", "start_method": "none (0 workers)"},
+            "setup": {"tokens": 1_000_000, "high": 50_257, "block": 64, "batch": 64, "workers": 0},
+            "measured_by": "the sandbox zygote's clock, outside the student's process"}
+
+
 def make_result(**overrides) -> GradeResult:
     """The fixture: every status, partial credit, non-terminating float points,
     hostile student text, a long message, hidden checks and integrity flags."""
@@ -106,6 +116,7 @@ def make_result(**overrides) -> GradeResult:
                    "layers": {"namespaces": "bubblewrap as root", "uid": "probes run under a uid of their own"}},
         integrity_flags=["exercises/collate.py imports grader.engine.results | suspicious",
                          "=HYPERLINK(\"http://evil\") <b>copied</b> from \x1b[31mbob\x1b[0m"],
+        throughput=throughput_figure(0.613),
     )
     fields.update(overrides)
     return GradeResult(**fields)
@@ -118,7 +129,7 @@ def result() -> GradeResult:
 
 def all_passed_result() -> GradeResult:
     return GradeResult([ExerciseResult(n, [CheckResult("ok", n, "passed", 20, 20)]) for n in EXERCISES],
-                       seed=7, duration_s=1.0)
+                       seed=7, duration_s=1.0, throughput=throughput_figure(0.702))
 
 
 # --------------------------------------------------------------------------
@@ -503,7 +514,7 @@ def test_class_summary():
     assert len(bands) == 10 and bands[-1].startswith("| 90-100 |")
     assert sum(int(_cells(b)[1]) for b in bands) == 3
     _, blocks = _code_blocks(md)
-    top = md.split("### Checks most often failed", 1)[1]
+    top = md.split("### Checks most often failed", 1)[1].split("\n### ", 1)[0]
     top_rows = [line for line in top.split("\n") if line.startswith("| ") and not line.startswith("| Check") and "---" not in line]
     assert 1 <= len(top_rows) <= 10
     first = _cells(top_rows[0])

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from grader import registry
-from grader.engine.rubric import RubricError, load_rubric
+from grader.engine.rubric import RubricError, load_rubric, load_throughput_rule
 from grader.paths import REPO
 from grader.tools import contract, contract_readme
 from grader.tools.stubs import stale_files
@@ -45,6 +45,7 @@ def registry_problems(repo: Path = REPO) -> list[str]:
 def rubric_problems(repo: Path = REPO) -> list[str]:
     try:
         rubric = load_rubric(repo / "grader" / "engine" / "rubric.toml")
+        load_throughput_rule(repo / "grader" / "engine" / "rubric.toml")
     except RubricError as exc:
         return [str(exc)]
     found = []

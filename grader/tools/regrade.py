@@ -48,9 +48,10 @@ def normalise_text(text: str) -> str:
 
 def comparable(report: dict) -> dict:
     """A report (``to_dict`` form) without what differs from run to run of the same grading: durations,
-    timestamps, the submission's path, phases, provenance, the environment, and per-run text in messages."""
+    timestamps, the submission's path, phases, provenance, the environment, the throughput figure (a measurement of
+    the machine as much as of the code), and per-run text in messages."""
     data = json.loads(json.dumps(report))
-    for key in ("duration_s", "started_at", "submission", "phases", "provenance", "environment"):
+    for key in ("duration_s", "started_at", "submission", "phases", "provenance", "environment", "throughput"):
         data.pop(key, None)
     data.get("isolation", {}).pop("reason", None)
     for exercise in data.get("exercises", []):

@@ -6,7 +6,7 @@ import sys
 from typing import Optional
 
 from grader.engine.results import GradeResult
-from grader.writers.formatting import clean, cut, grader_text, isolation_text, one_line, pct, pts, secs, seed_line
+from grader.writers.formatting import clean, cut, grader_text, isolation_text, one_line, pct, pts, secs, seed_line, throughput_text
 
 _SYMBOLS_UNICODE = {"passed": "✓", "failed": "✗", "error": "!", "timeout": "⧖", "skipped": "…"}
 _SYMBOLS_ASCII = {"passed": "+", "failed": "x", "error": "!", "timeout": "T", "skipped": "-"}
@@ -51,7 +51,10 @@ def to_console(result: GradeResult, color: bool = False, unicode: Optional[bool]
             lines.append(f"{label}: {one_line(clean(value))}")
     if result.timeout_scale != 1.0:
         lines.append(f"Time limits: x{result.timeout_scale:g} (--timeout-scale)")
-    lines += [f"Isolation: {isolation_text(result)}", rule]
+    lines.append(f"Isolation: {isolation_text(result)}")
+    if result.throughput:
+        lines.append(f"Throughput: {throughput_text(result)}")
+    lines.append(rule)
 
     width = max((len(c.name) for c in result.all_checks()), default=10)
     for ex in result.exercises:

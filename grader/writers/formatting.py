@@ -119,3 +119,52 @@ def all_ran_passed(result: GradeResult | ExerciseResult) -> bool:
     """True when every check that ran passed (skipped checks are neither passes nor failures)."""
     checks = result.all_checks() if isinstance(result, GradeResult) else result.checks
     return all(c.passed for c in ran(checks))
+
+
+#: The level the leaderboards rank by (Gradescope's, the class summary's, the gradebook's column): whole batches.
+LEADERBOARD_LEVEL = "whole batches"
+
+
+def throughput_shares(result: GradeResult) -> list[tuple[str, float, float, float]]:
+    """(level, median share, lowest, highest) of each level the grader measured, in its order; [] when not measured.
+
+    Shares are fractions of the raw gather's rate. A malformed figure (a report edited by hand) gives [].
+    """
+    figure = result.throughput
+    levels = figure.get("levels") if figure.get("status") == "measured" else None
+    found = []
+    for name, level in (levels.items() if isinstance(levels, dict) else ()):
+        values = [level.get(key) if isinstance(level, dict) else None for key in ("share", "low", "high")]
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values):
+            return []
+        found.append((str(name), *(float(v) for v in values)))
+    return found
+
+
+def share_bar(share: float, width: int = 20, unicode: bool = True) -> str:
+    """A text bar of ``share`` (a fraction, cut to 0..1) out of ``width`` cells."""
+    full = round(width * min(max(share, 0.0), 1.0))
+    return ("█" * full + "░" * (width - full)) if unicode else ("#" * full + "." * (width - full))
+
+
+def throughput_text(result: GradeResult) -> str:
+    """The throughput figure in one line ("" when it was not asked for): each level's median share of the raw
+    gather, the leaderboard level's range over the rounds, and where it was measured; or why it was not measured."""
+    figure = result.throughput
+    if not figure:
+        return ""
+    shares = throughput_shares(result)
+    if not shares:
+        return f"not measured ({one_line(clean(figure.get('reason', 'no figure')))})"
+    parts = " · ".join(f"{name} {100 * share:.1f} %" for name, share, _low, _high in shares)
+    ranges = [f"{name} {100 * low:.1f}-{100 * high:.1f} %" for name, _share, low, high in shares if name == LEADERBOARD_LEVEL]
+    machine = figure.get("machine") if isinstance(figure.get("machine"), dict) else {}
+    where = ", ".join(one_line(clean(machine[key])) for key in ("cpu", "isolation") if machine.get(key))
+    return (f"{parts} of the raw gather (median of {clean(figure.get('rounds', '?'))} rounds"
+            + (f"; range {ranges[0]}" if ranges else "") + (f"; {where}" if where else "") + ", 0 workers)")
+
+
+def leaderboard_share(result: GradeResult) -> float | None:
+    """The leaderboard level's median share of the raw gather, in percent (1 decimal), or None when not measured."""
+    share = next((s for name, s, _low, _high in throughput_shares(result) if name == LEADERBOARD_LEVEL), None)
+    return None if share is None else round(100 * share, 1)

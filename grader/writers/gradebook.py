@@ -9,13 +9,13 @@ from collections import Counter
 from typing import Iterable, Optional, Tuple
 
 from grader.engine.results import EXERCISES, GradeResult
-from grader.writers.formatting import clean, pct, pts, secs
+from grader.writers.formatting import LEADERBOARD_LEVEL, clean, leaderboard_share, pct, pts, secs, throughput_shares
 from grader.writers.markdown import md_inline
 
 #: A gradebook row: (student name, result or None when the grader failed, error message).
 GradebookRow = Tuple[str, Optional[GradeResult], str]
 
-GRADEBOOK_COLUMNS = ("student", "score", "max_score", *EXERCISES, "integrity_flags",
+GRADEBOOK_COLUMNS = ("student", "score", "max_score", *EXERCISES, "whole_batches_pct_of_raw_gather", "integrity_flags",
                      "seed", "duration_s", "confirmed_alone", "unconfirmed", "status", "isolation", "grader_sha256",
                      "commit", "server_time", "submitted_via", "submission", "error")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -36,7 +36,9 @@ def gradebook_csv(rows: Iterable[GradebookRow]) -> str:
     to 2 decimals, one column per standard exercise (empty when the result has
     no such exercise), integrity flags joined with "; ". Rows whose result is
     None have ``status`` "grader error", empty score columns and the message
-    in ``error``. ``confirmed_alone`` counts the checks whose verdict comes
+    in ``error``. ``whole_batches_pct_of_raw_gather`` is the grader's throughput
+    figure (the whole-batch median share of the raw gather, in percent; empty
+    when it was not measured). ``confirmed_alone`` counts the checks whose verdict comes
     from a run alone (a timeout, or a check that failed while the machine was
     overloaded: :mod:`grader.engine.confirm`), ``unconfirmed`` those still
     waiting for one (``batch`` grades such a row again). Every text cell is protected against formula injection.
@@ -61,6 +63,8 @@ def gradebook_csv(rows: Iterable[GradebookRow]) -> str:
                        server_time=_csv_cell(result.provenance.get("server_time", "")),
                        submitted_via=_csv_cell(result.provenance.get("source", "")),
                        integrity_flags=_csv_cell("; ".join(result.integrity_flags)))
+            share = leaderboard_share(result)
+            row["whole_batches_pct_of_raw_gather"] = "" if share is None else f"{share:.1f}"
             for name in EXERCISES:
                 ex = result.exercise(name)
                 row[name] = pts(ex.score) if ex is not None else ""
@@ -109,7 +113,7 @@ def class_summary_markdown(rows: Iterable[GradebookRow], bar_width: int = 40) ->
     band is ``bar_width`` blocks); the mean score per exercise; the 10 checks
     most often failed, errored or timed out (skipped checks, such as GPU
     checks on a CPU runner, do not count) ("exercise/check", count, % of graded students), ties
-    broken by name.
+    broken by name; the throughput leaderboard (:func:`throughput_leaderboard`).
     """
     rows = list(rows)
     graded = [r for _, r, _ in rows if r is not None]
@@ -166,4 +170,36 @@ def class_summary_markdown(rows: Iterable[GradebookRow], bar_width: int = 40) ->
         out += ["| Check | Students | % |", "| --- | ---: | ---: |"]
         for key, n in sorted(missed.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:
             out.append(f"| {md_inline(key)} | {n} | {pts(100.0 * n / len(graded))} |")
+    out += ["", *throughput_leaderboard(rows)]
     return "\n".join(out) + "\n"
+
+
+def throughput_leaderboard(rows: list[GradebookRow]) -> list[str]:
+    """The class's throughput leaderboard in Markdown: the students whose figure the grader measured, by their
+    whole-batch share of the raw gather (highest first; ties by student, named as the gradebook names them), with the
+    other levels, the range over the rounds and the machine; then how many were not measured."""
+    measured = []
+    for student, result, _ in rows:
+        shares = {name: (share, low, high) for name, share, low, high in throughput_shares(result)} if result else {}
+        if LEADERBOARD_LEVEL in shares:
+            measured.append((student, result, shares))
+    measured.sort(key=lambda entry: (-entry[2][LEADERBOARD_LEVEL][0], entry[0]))
+    out = ["### Throughput leaderboard", ""]
+    if not measured:
+        return out + ["No throughput figure was measured (the grader measures it when every tokens check passes)."]
+    out += [f"{LEADERBOARD_LEVEL.capitalize()} as a share of the raw gather, measured by the grader on the grading "
+            "machine (median of its rounds; range: lowest-highest round).", "",
+            "| Rank | Student | Whole batches | Range | Per item | \\_\\_getitems\\_\\_ | Machine |",
+            "| ---: | --- | ---: | ---: | ---: | ---: | --- |"]
+    for rank, (student, result, shares) in enumerate(measured, start=1):
+        share, low, high = shares[LEADERBOARD_LEVEL]
+        others = [f"{100 * shares[name][0]:.1f} %" if name in shares else "" for name in ("per item", "__getitems__")]
+        machine = result.throughput.get("machine") if isinstance(result.throughput.get("machine"), dict) else {}
+        where = ", ".join(str(machine[key]) for key in ("cpu", "isolation") if machine.get(key))
+        out.append(f"| {rank} | {md_inline(student)} | {100 * share:.1f} % | {100 * low:.1f}-{100 * high:.1f} % | "
+                   f"{others[0]} | {others[1]} | {md_inline(where)} |")
+    missing = len(rows) - len(measured)
+    if missing:
+        out += ["", f"Not measured: {missing} student{'s' if missing != 1 else ''} (a tokens check did not pass, "
+                "the figure was withheld, or a grader error)."]
+    return out

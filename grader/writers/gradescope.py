@@ -12,8 +12,24 @@ import json
 
 from grader.engine.results import CheckResult, GradeResult
 from grader.isolation import LEVEL_MEANINGS
-from grader.writers.formatting import JSON_REPORT_BYTES, SECRET_SEED_TEXT, clean, cut, fit, isolation_text, pts, replay_hint, scored
+from grader.writers.formatting import (
+    JSON_REPORT_BYTES,
+    LEADERBOARD_LEVEL,
+    SECRET_SEED_TEXT,
+    clean,
+    cut,
+    fit,
+    isolation_text,
+    leaderboard_share,
+    pts,
+    replay_hint,
+    scored,
+    throughput_text,
+)
 from grader.writers.markdown import md_code_block, md_inline
+
+#: The leaderboard column's name on Gradescope.
+LEADERBOARD_NAME = f"{LEADERBOARD_LEVEL.capitalize()}, % of the raw gather"
 
 
 def _test_output(check: CheckResult) -> str:
@@ -40,6 +56,10 @@ def gradescope_payload(result: GradeResult) -> dict:
     ``tests``. Each test: ``name`` ("exercise/check"), ``number``
     ("<exercise#>.<check#>"), ``score``, ``max_score``, ``status``
     "passed"|"failed", ``output``, ``visibility`` (from the rubric), ``tags``.
+    When the grader measured its throughput figure: ``leaderboard``, one entry
+    ``{"name", "value", "order": "desc"}`` whose value is the whole-batch share
+    of the raw gather in percent (Gradescope's leaderboard; left out when the
+    figure was not measured), and a line in ``output``.
     """
     tests = []
     for i, ex in enumerate(result.exercises, start=1):
@@ -55,6 +75,10 @@ def gradescope_payload(result: GradeResult) -> dict:
                f"Your code ran at isolation level **{result.isolation['level']}**: {LEVEL_MEANINGS[result.isolation['level']]}.", ""]
     summary += [f"- {md_inline(ex.name)}: {pts(ex.score)} / {pts(ex.max_score)}" + (f" ({md_inline(cut(clean(ex.note)))})" if ex.note else "")
                 for ex in result.exercises]
+    if result.throughput:
+        summary += ["", f"Throughput, share of the raw gather measured by the grader: {md_inline(throughput_text(result))}"]
+    share = leaderboard_share(result)
+    leaderboard = {} if share is None else {"leaderboard": [{"name": LEADERBOARD_NAME, "value": share, "order": "desc"}]}
     return {
         "score": float(sum(t["score"] for t in tests)),
         "execution_time": int(round(result.duration_s)),
@@ -70,6 +94,7 @@ def gradescope_payload(result: GradeResult) -> dict:
                        "isolation_layers": list(result.isolation.get("layers", {})),
                        "integrity_flags": [clean(f) for f in result.integrity_flags]},
         "tests": tests,
+        **leaderboard,
     }
 
 

@@ -15,11 +15,14 @@ from grader.writers.formatting import (
     fit,
     grader_text,
     isolation_text,
+    leaderboard_share,
     one_line,
     pct,
     pts,
     ran,
     secs,
+    share_bar,
+    throughput_text,
 )
 
 _MD_STATUS = {"passed": "✅", "failed": "❌", "error": "💥", "timeout": "⏱️", "skipped": "⏭️"}
@@ -63,6 +66,8 @@ def to_markdown(result: GradeResult) -> str:
     plus a Total row; the seed and how to replay it; the isolation; one
     ``<details>`` section per exercise listing each check's status, points,
     description and (when it did not pass) its message in a fenced block;
+    the throughput figure's line, when the grader measured it or says why not
+    (each level's share of the raw gather, a bar of the whole-batch share);
     integrity flags, if any; the legend of the symbols last. A check that
     could not run here (skipped) is marked ⏭️ and never makes an exercise
     look failed.
@@ -87,6 +92,10 @@ def _render(result: GradeResult) -> str:
             (("Submission", result.submission), ("Started", result.started_at), ("GPU", result.gpu),
              ("Grader", grader_text(result)), ("Isolation", isolation_text(result))) if value]
     out += ["", " · ".join(meta)]
+    if result.throughput:
+        share = leaderboard_share(result)
+        bar = f" `{share_bar(share / 100)}`" if share is not None else ""
+        out += ["", f"Throughput, share of the raw gather measured by the grader:{bar} {md_inline(throughput_text(result))}"]
     for ex in result.exercises:
         out += ["", "<details>",
                 f"<summary>{exercise_emoji(ex)} <b>{html.escape(one_line(clean(ex.name)))}</b>: {pts(ex.score)} / {pts(ex.max_score)}</summary>", ""]
