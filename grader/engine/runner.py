@@ -87,7 +87,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
           rubric_path: Path = DEFAULT_RUBRIC, fail_fast: bool = False, progress=None, jail: str = "auto",
           min_isolation: str = "weak", kernel_layers: bool = True,
           report=None, timeout_scale: float = 1.0, check_time_limit_s: float | None = None,
-          seed_secret: bool = False) -> GradeResult:
+          seed_secret: bool = False, seed_from_repository: str = "") -> GradeResult:
     """Grade the five contract files in ``submission`` and return the result.
 
     ``seed`` fixes every randomized input (a fresh one is drawn and reported
@@ -106,7 +106,9 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     replaces the per-check backstop of pytest-timeout (checks/pytest.ini);
     only the tests use it, to stop a check in the middle of a probe.
     ``seed_secret`` marks ``seed`` as a student's secret seed of record (the
-    student's reports leave it out). The result names the grader (the hash of
+    student's reports leave it out); ``seed_from_repository`` names the
+    repository whose public push-feedback seed ``seed`` is (the reports say
+    so). The result names the grader (the hash of
     its published tree) and the environment it ran on.
 
     Raises FileNotFoundError or ValueError for a submission folder that is
@@ -149,7 +151,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
             submission=str(submission), started_at=started_at, grader_version=GRADER_VERSION,
             integrity_flags=_integrity_flags(submission, sandbox, ctx), gpu=gpu_name or "none",
             isolation=sandbox.isolation.to_dict(), phases=phases, timeout_scale=timeout_scale,
-            seed_secret=seed_secret, grader_sha256=provenance.this_grader_hash(),
+            seed_secret=seed_secret, seed_from_repository=seed_from_repository, grader_sha256=provenance.this_grader_hash(),
             environment=provenance.environment(gpu_name or "none", sandbox.isolation.level))
         if report is not None:
             report(result)
