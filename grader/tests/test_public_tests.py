@@ -96,4 +96,4 @@ def test_experiment_a_shows_the_duplicates_before_sharding_is_written(tmp_path):
                        stdout=subprocess.DEVNULL, stderr=stderr, timeout=240)
     entry = json.loads(report.read_text())["experiments"]["a"]
     assert entry["status"] == "not implemented" and "ShardedRange.__iter__ is not implemented yet" in entry["detail"]
-    assert entry["result"]["unsharded_duplicates"] == 2000 and "sharded_yielded" not in entry["result"]
+    assert entry["result"]["unsharded_duplicates"] == entry["result"]["items"] > 0 and "sharded_yielded" not in entry["result"]
