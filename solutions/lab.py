@@ -23,7 +23,7 @@ and "Experiment (d): throughput".
     checks too), and with pools of one batch (which must pad like random
     batches); then what the sampler promises beyond padding: the batches come
     in a shuffled order (the longest length rises and falls from batch to
-    batch, where pool-by-pool order only rises), and the generator decides
+    batch, where pool-by-pool order only rises, or only falls), and the generator decides
     (its seed replays two epochs, and the two differ).
 (d) throughput: ``TokenWindows`` samples per second at three levels, item
     by item, with ``__getitems__`` and as whole batches (``read_batch``
@@ -88,8 +88,8 @@ def lab_bound(name):
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))["bounds"][name]
     except (OSError, KeyError, tomllib.TOMLDecodeError) as exc:
-        raise SystemExit(f"cannot read [bounds] {name} from {path.resolve()} ({type(exc).__name__}: {exc}); "
-                         "run the lab from the repository's top folder, which holds lab.toml") from None
+        raise RuntimeError(f"cannot read [bounds] {name} from {path.resolve()} ({type(exc).__name__}: {exc}); "
+                           "run the lab from the repository's top folder, which holds lab.toml") from None
 
 
 def exercise(name):
