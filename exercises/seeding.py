@@ -1,9 +1,11 @@
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
-Each time the DataLoader starts its workers (at every ``iter(loader)``, or
-once with ``persistent_workers=True``) it draws a base seed from its
-``generator`` (or from torch's global RNG when there is none), and worker w
-runs with ``torch.initial_seed() == base_seed + w``. PyTorch seeds torch,
+Every ``iter(loader)`` draws a base seed from the loader's ``generator``
+(or from torch's global RNG when there is none), also with
+``num_workers=0``, where no worker uses it: iterating any loader advances
+its generator. Only with ``persistent_workers=True`` (and workers) is it
+drawn once, at the first ``iter()``, whose workers live on. Worker w runs
+with ``torch.initial_seed() == base_seed + w``. PyTorch seeds torch,
 ``random`` and NumPy's legacy global RNG in each worker, but an RNG *object*
 that a dataset made in ``__init__`` (``numpy.random.default_rng(0)``) is
 pickled into every worker in the same state, so all workers draw the same

@@ -42,6 +42,7 @@ INSTRUCTOR_COMMANDS = {
     "bench": "grader.commands.bench",
     "scoreboard": "grader.commands.scoreboard",
     "contract": "grader.commands.contract",
+    "handout": "grader.commands.handout",
     "check": "grader.commands.check",
 }
 

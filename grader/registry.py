@@ -62,6 +62,14 @@ class Exercise:
         return "LAB.md, " + " and ".join(sections)
 
 
+def bound(name: str, path: Path = LAB_TOML) -> float:
+    """A number of lab.toml's ``[bounds]`` (shared with the lab runner); RegistryError when it is missing."""
+    value = read_toml(path, "it lists the lab's exercises", RegistryError).get("bounds", {}).get(name)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RegistryError(f"{path}: [bounds] has no number {name!r}")
+    return float(value)
+
+
 def load(path: Path = LAB_TOML) -> tuple[Exercise, ...]:
     """The exercises of ``path``, in order; RegistryError when the file is missing or malformed."""
     data = read_toml(path, "it lists the lab's exercises", RegistryError)

@@ -7,6 +7,9 @@ The tests run against ``exercises/`` (your code). ``--impl PACKAGE`` (or
 ``LAB_IMPL=PACKAGE``) tests another package that holds the same five
 modules instead. Run one exercise's tests with its marker: ``pytest -m
 collate`` (also ``sharding``, ``seeding``, ``bucketing``, ``tokens``).
+The tests that start DataLoader workers (and the lab's experiments) are
+marked ``workers``: ``pytest -m "collate and not workers"`` is the quick
+loop, seconds instead of tens of seconds, and proves nothing about workers.
 
 ``LAB_START_METHOD=forkserver`` (or ``spawn``, ``fork``) makes that the
 default start method of this test process, as Python 3.14 makes

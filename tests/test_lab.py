@@ -2,7 +2,8 @@
 
 Each experiment needs only its own exercise and carries only that
 exercise's marker: ``pytest -m sharding`` runs experiment (a),
-``-m seeding`` (b), ``-m bucketing`` (c), ``-m tokens`` (d). Every claim
+``-m seeding`` (b), ``-m bucketing`` (c), ``-m tokens`` (d); the experiments
+start workers, so ``-m "<exercise> and not workers"`` leaves them out. Every claim
 an experiment prints (its ``[ok]``/``[NO]`` lines) is asserted; the
 throughput figures of (d) depend on the machine and are only required to
 be measured.
@@ -56,8 +57,8 @@ def run_experiment(lab, letter, tmp_path, rootpath):
 
 
 def experiment(letter):
-    return pytest.param(letter, marks=[getattr(pytest.mark, EXPERIMENTS[letter]), pytest.mark.lab, pytest.mark.slow,
-                                       pytest.mark.timeout(300)], id=f"{letter}_{EXPERIMENTS[letter]}")
+    return pytest.param(letter, marks=[getattr(pytest.mark, EXPERIMENTS[letter]), pytest.mark.lab, pytest.mark.workers,
+                                       pytest.mark.slow, pytest.mark.timeout(300)], id=f"{letter}_{EXPERIMENTS[letter]}")
 
 
 @pytest.mark.parametrize("letter", [experiment(letter) for letter in EXPERIMENTS])

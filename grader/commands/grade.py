@@ -57,6 +57,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--secret-seed", action="store_true",
                         help="the seed is a student's secret seed of record (batch, the hosts): the JSON report keeps "
                              "it, the reports a student reads leave it out")
+    parser.add_argument("--seed-from-repository", metavar="OWNER/NAME",
+                        help="the push feedback's seed: a public function of the repository's name ($GITHUB_REPOSITORY), "
+                             "so that the same files always get the same score and feedback; the reports say that the "
+                             "grade of record uses other inputs of the same kind")
     parser.add_argument("--only", metavar="EXERCISE[,EXERCISE]", help="grade only these exercises")
     parser.add_argument("--gpu", choices=("auto", "on", "off"), default="auto",
                         help="pin_memory checks on CUDA: auto (if a device is present), on (required), off")
@@ -95,12 +99,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from grader.engine.rubric import RubricError
     from grader.engine.runner import GraderFault, confirm_pending, grade
+    from grader.engine.seeds import feedback_seed
     from grader.report_files import ReportPathError
     from grader.sandbox import SandboxError
     from grader.writers import to_console, write_all
 
     if args.secret_seed and args.seed is None:
         raise CommandError("--secret-seed marks a given seed of record: give --seed too")
+    repository = args.seed_from_repository
+    if repository is not None:
+        if args.seed is not None or args.secret_seed:
+            raise CommandError("--seed-from-repository chooses the seed: give it without --seed and --secret-seed")
+        try:
+            args.seed = feedback_seed(repository)
+        except ValueError as exc:
+            raise CommandError(f"--seed-from-repository: {exc}") from exc
     only = [name.strip() for name in args.only.split(",")] if args.only else None
     unknown = sorted(set(only or []) - set(EXERCISES))
     if unknown:
@@ -121,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
               fail_fast=args.fail_fast, progress=progress, jail=args.jail, kernel_layers=args.layers == "on",
               min_isolation=args.min_isolation, report=report,
               timeout_scale=args.timeout_scale, seed_secret=args.secret_seed, confirm=args.confirm,
-              measure_throughput=args.throughput == "on")
+              measure_throughput=args.throughput == "on", seed_from_repository=(repository or "").strip())
     except (FileNotFoundError, ValueError, RubricError, ReportPathError) as exc:
         raise CommandError(str(exc)) from exc
     except (GraderFault, SandboxError) as exc:

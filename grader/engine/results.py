@@ -237,7 +237,11 @@ class GradeResult:
     :mod:`grader.tools.record_submissions`), or ``{}``.
     ``seed_secret`` is True when the seed is a student's secret seed of record
     (derived from the course key, :mod:`grader.engine.seeds`): the writers a
-    student reads leave it out. ``grader_sha256`` names the grader that graded
+    student reads leave it out. ``seed_from_repository`` is the repository
+    name (``owner/name``) when the seed is the push feedback's public seed
+    derived from it (:func:`grader.engine.seeds.feedback_seed`), else "": the
+    writers then tell the student that the same files get the same inputs
+    and that the grade of record uses others. ``grader_sha256`` names the grader that graded
     (:func:`grader.engine.provenance.grader_hash`), ``environment`` what it ran
     on (:func:`grader.engine.provenance.environment`). ``throughput`` is the
     grader's own throughput figure (:mod:`grader.engine.throughput`): ``{}``
@@ -259,6 +263,7 @@ class GradeResult:
     provenance: dict[str, str] = field(default_factory=dict)
     timeout_scale: float = 1.0
     seed_secret: bool = False
+    seed_from_repository: str = ""
     grader_sha256: str = ""
     environment: dict[str, str] = field(default_factory=dict)
     throughput: dict[str, Any] = field(default_factory=dict)
@@ -270,6 +275,9 @@ class GradeResult:
         self.integrity_flags = [_bounded(flag, "flag") for flag in self.integrity_flags[:MAX_INTEGRITY_FLAGS]]
         self.submission = clean_text(self.submission)
         self.seed_secret = bool(self.seed_secret)
+        self.seed_from_repository = clean_text(cut_text(str(self.seed_from_repository), 200))
+        if self.seed_secret and self.seed_from_repository:
+            raise ValueError("a seed is either a secret seed of record or the public seed of a repository, not both")
         self.environment = {str(k)[:40]: clean_text(cut_text(str(v), 200)) for k, v in list(self.environment.items())[:20]}
         self.throughput = _plain_figure(self.throughput) if isinstance(self.throughput, dict) else {}
         try:
@@ -338,6 +346,7 @@ class GradeResult:
             "provenance": dict(self.provenance),
             "timeout_scale": self.timeout_scale,
             "seed_secret": self.seed_secret,
+            "seed_from_repository": self.seed_from_repository,
             "grader_sha256": self.grader_sha256,
             "environment": dict(self.environment),
             "throughput": dict(self.throughput),
@@ -361,6 +370,7 @@ class GradeResult:
             provenance=dict(data.get("provenance", {})),
             timeout_scale=float(data.get("timeout_scale", 1.0)),
             seed_secret=bool(data.get("seed_secret", False)),
+            seed_from_repository=str(data.get("seed_from_repository", "")),
             grader_sha256=str(data.get("grader_sha256", "")),
             environment=dict(data.get("environment", {})),
             throughput=dict(data.get("throughput", {})),

@@ -99,7 +99,8 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
           rubric_path: Path = DEFAULT_RUBRIC, fail_fast: bool = False, progress=None, jail: str = "auto",
           min_isolation: str = "weak", kernel_layers: bool = True,
           report=None, timeout_scale: float = 1.0, check_time_limit_s: float | None = None,
-          seed_secret: bool = False, confirm: str = "now", fault=None, measure_throughput: bool = True) -> GradeResult:
+          seed_secret: bool = False, confirm: str = "now", fault=None, measure_throughput: bool = True,
+          seed_from_repository: str = "") -> GradeResult:
     """Grade the five contract files in ``submission`` and return the result.
 
     ``seed`` fixes every randomized input (a fresh one is drawn and reported
@@ -118,7 +119,9 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     replaces the per-check backstop of pytest-timeout (checks/pytest.ini);
     only the tests use it, to stop a check in the middle of a probe.
     ``seed_secret`` marks ``seed`` as a student's secret seed of record (the
-    student's reports leave it out). With ``measure_throughput`` (and tokens
+    student's reports leave it out); ``seed_from_repository`` names the
+    repository whose public push-feedback seed ``seed`` is (the reports say
+    so). With ``measure_throughput`` (and tokens
     graded, its checks all passed, no ``fail_fast``) the grader measures its
     throughput figure (:mod:`grader.engine.throughput`, at most
     ``throughput.BUDGET_S`` seconds); the rubric's ``[throughput]`` table
@@ -178,7 +181,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
             integrity_flags=_integrity_flags(submission, sandbox, ctx) + ([figure["flag"]] if "flag" in figure else []),
             gpu=gpu_name or "none", throughput=figure,
             isolation=sandbox.isolation.to_dict(), phases=phases, timeout_scale=timeout_scale,
-            seed_secret=seed_secret, grader_sha256=provenance.this_grader_hash(),
+            seed_secret=seed_secret, seed_from_repository=seed_from_repository, grader_sha256=provenance.this_grader_hash(),
             environment=provenance.environment(gpu_name or "none", sandbox.isolation.level))
         if report is not None:
             report(result)

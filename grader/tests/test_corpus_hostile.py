@@ -79,7 +79,7 @@ SOLUTIONS = REPO / "solutions"
 RUBRIC = tomllib.loads((REPO / "grader" / "engine" / "rubric.toml").read_text())
 REPORT_KEYS = {"schema_version", "score", "max_score", "seed", "duration_s", "submission", "started_at",
                "grader_version", "gpu", "exercises", "integrity", "isolation", "phases", "provenance", "timeout_scale",
-               "seed_secret", "grader_sha256", "environment", "throughput"}
+               "seed_secret", "seed_from_repository", "grader_sha256", "environment", "throughput"}
 EXERCISE_KEYS = {"name", "score", "max_score", "note", "checks"}
 CHECK_KEYS = {"name", "status", "score", "max_score", "message"}
 STATUSES = {"passed", "failed", "error", "timeout", "skipped"}

@@ -4,12 +4,14 @@ Stub messages, the grader's feedback ("Where to look"), the student and
 instructor READMEs, the lab runner and lab.toml send students to LAB.md
 sections, either as ``LAB.md, "Section"`` (quoted names, several joined by
 "and") or as links ``LAB.md#anchor``. Each must exist. The handout also
-keeps one figures block per experiment, written by
-``python -m solutions.lab --handout LAB.md``.
+keeps one figures block per experiment, written by the instructor's
+``python -m grader handout`` (the students' lab runner cannot rewrite it),
+and states the padding bound that the lab and the grader read from lab.toml.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 
 import pytest
@@ -17,6 +19,7 @@ import pytest
 from grader import registry
 from grader.engine.checks.support import where_to_look
 from grader.paths import REPO
+from grader.tools.handout import HandoutError, with_figures
 
 HANDOUT = REPO / "LAB.md"
 POINTER = re.compile(r'LAB\.md, ((?:"[^"]+"(?:,? and |, )?)+)')
@@ -75,3 +78,34 @@ def test_the_handout_has_a_figures_block_per_experiment():
         block = re.search(rf"<!-- lab:{letter} -->\n```\n(.*?)\n```\n<!-- /lab:{letter} -->", text, re.S)
         assert block, f"LAB.md has no figures block for experiment ({letter})"
         assert block.group(1).startswith(f"({letter}) ")
+
+
+def test_one_padding_bound_everywhere():
+    """lab.toml's [bounds] is the one place of the bucketing padding bound: the lab runner and the grader's check read
+    it, BucketBatchSampler's module docstring and the handout's figures of experiment (c) state it."""
+    from solutions.lab import lab_bound
+
+    bound = registry.bound("bucketed_padded_fraction")
+    assert lab_bound("bucketed_padded_fraction") == bound and 0 < bound < 0.35
+    docstring = ast.get_docstring(ast.parse((REPO / "solutions" / "bucketing.py").read_text(encoding="utf-8")))
+    assert re.findall(r"(\d+(?:\.\d+)?) %", docstring.partition("lab\nmeasures")[2])[-1:] == [f"{100 * bound:g}"], \
+        "bucketing.py's docstring states another padding bound than lab.toml's"
+    block = re.search(r"<!-- lab:c -->(.*?)<!-- /lab:c -->", HANDOUT.read_text(encoding="utf-8"), re.S).group(1)
+    assert f"the bound for pools of 50 batches: {100 * bound:g} %" in block, "LAB.md's figures are stale: python -m grader handout"
+    check = (REPO / "grader" / "engine" / "checks" / "check_bucketing.py").read_text(encoding="utf-8")
+    assert 'registry.bound("bucketed_padded_fraction")' in check and not re.search(r"[<>]=? *0\.0\d", check)
+
+
+def test_the_students_lab_cannot_rewrite_the_handout():
+    from exercises import lab
+
+    with pytest.raises(SystemExit):
+        lab.parse_args(["--handout", "LAB.md"])
+    assert not hasattr(lab, "write_handout")
+
+
+def test_the_handout_command_replaces_only_the_blocks():
+    text = "before\n<!-- lab:a -->\n```\nold\n```\n<!-- /lab:a -->\nafter\n"
+    assert with_figures(text, {"a": "(a) new"}) == "before\n<!-- lab:a -->\n```\n(a) new\n```\n<!-- /lab:a -->\nafter\n"
+    with pytest.raises(HandoutError, match="lab:b"):
+        with_figures(text, {"b": "(b) new"})

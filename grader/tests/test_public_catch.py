@@ -33,7 +33,7 @@ from grader.paths import REPO
 from grader.tests.preloaded_pytest import PreloadedPytest
 from grader.tools import corpus
 from grader.tools.contract import functions
-from solutions.lab import EXPECTATIONS
+from solutions.lab import EXPECTATIONS, PADDING_CLAIM
 
 PACKAGE = "submitted"
 LAB_TEST = "tests/test_lab.py::test_experiment_shows_what_the_handout_says"
@@ -55,8 +55,11 @@ WITNESSES = {
     "wrong/sharding/range_iterator_on_self": ["test_sharding.py::test_range_without_workers_yields_0_to_n_minus_1"],
     "wrong/sharding/range_yields_numpy_ints": ["test_sharding.py::test_range_yields_python_ints"],
     "wrong/sharding/range_not_sharded": ["test_sharding.py::test_two_workers_yield_each_integer_exactly_once",
-                                         "lab a: sharded: each integer exactly once"],
-    "wrong/sharding/range_chunks_drop_remainder": ["test_sharding.py::test_fewer_items_than_workers"],
+                                         "lab a: sharded: each integer exactly once, the count not a multiple of the workers"],
+    "wrong/sharding/range_chunks_drop_remainder": ["test_sharding.py::test_fewer_items_than_workers",
+                                                   "lab a: sharded: each integer exactly once, fewer integers than workers"],
+    "wrong/sharding/range_special_cases_fewer_than_workers": [
+        "lab a: sharded: each integer exactly once, the count not a multiple of the workers"],
     "wrong/sharding/files_keep_newline": ["test_sharding.py::test_files_without_workers_yield_every_line_in_order",
                                           "test_sharding.py::test_files_bom_and_other_line_boundaries_either_way"],
     "wrong/sharding/files_strip_whitespace": ["test_sharding.py::test_files_remove_only_the_line_ending"],
@@ -79,11 +82,14 @@ WITNESSES = {
     "wrong/bucketing/iter_ignores_drop_last": ["test_bucketing.py::test_drop_last_drops_only_the_short_batch"],
     "wrong/bucketing/sorts_indices_not_lengths": ["test_bucketing.py::test_a_pool_larger_than_the_data_gives_sorted_slices",
                                                   "test_bucketing.py::test_bucketing_cuts_padding",
-                                                  "lab c: pools of 50 batches pad at most 3 %"],
-    "wrong/bucketing/no_batch_shuffle": ["test_bucketing.py::test_batch_order_is_shuffled"],
+                                                  f"lab c: {PADDING_CLAIM}"],
+    "wrong/bucketing/no_batch_shuffle": ["test_bucketing.py::test_batch_order_is_shuffled",
+                                         "lab c: batches come in a shuffled order, not pool by pool"],
+    "wrong/bucketing/random_shuffle_batches": ["lab c: the generator decides: its seed replays the epochs, and each epoch differs"],
+    "wrong/bucketing/global_rng_with_generator": ["test_bucketing.py::test_global_rngs_untouched_with_a_generator",
+                                                  "lab c: the generator decides: its seed replays the epochs, and each epoch differs"],
     "wrong/bucketing/randomness_drawn_in_init": ["test_bucketing.py::test_same_seed_replays_and_epochs_differ"],
     "wrong/bucketing/pools_from_unshuffled_indices": ["test_bucketing.py::test_epochs_regroup_the_indices"],
-    "wrong/bucketing/global_rng_with_generator": ["test_bucketing.py::test_global_rngs_untouched_with_a_generator"],
     "wrong/bucketing/numpy_when_no_generator": ["test_bucketing.py::test_without_a_generator_epochs_follow_torchs_global_seed"],
     "wrong/bucketing/global_sort_no_shuffle": ["test_bucketing.py::test_one_batch_pools_pad_like_random_batches",
                                                "lab c: pools of one batch pad like random batches"],

@@ -96,4 +96,37 @@ def test_experiment_a_shows_the_duplicates_before_sharding_is_written(tmp_path):
                        stdout=subprocess.DEVNULL, stderr=stderr, timeout=240)
     entry = json.loads(report.read_text())["experiments"]["a"]
     assert entry["status"] == "not implemented" and "ShardedRange.__iter__ is not implemented yet" in entry["detail"]
-    assert entry["result"]["unsharded_duplicates"] == 2000 and "sharded_yielded" not in entry["result"]
+    assert entry["result"]["unsharded_duplicates"] == entry["result"]["items"] > 0 and "sharded_yielded" not in entry["result"]
+
+
+#: What starts DataLoader worker processes in the public tests: their loader helper and the lab's run.
+WORKER_STARTERS = {"worker_loader", "run_experiment"}
+
+
+def worker_starting_tests(path: Path) -> set[str]:
+    """The test functions of ``path`` that start workers: they call a starter, or a function of the module that does."""
+    import ast
+
+    functions = {node.name: node for node in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(node, ast.FunctionDef)}
+    calls = {name: {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+             for name, node in functions.items()}
+    starting, grown = set(WORKER_STARTERS), True
+    while grown:
+        more = {name for name, called in calls.items() if called & starting} - starting
+        starting |= more
+        grown = bool(more)
+    return {f"{path.name}::{name}" for name in starting if name.startswith("test_")}
+
+
+def test_the_quick_loop_starts_no_worker():
+    """``pytest -m "<exercise> and not workers"``, the students' quick loop (LAB.md, the student README), selects
+    every public test but those that start DataLoader workers or the lab; each of those is one marker away."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "tests", "--collect-only", "-q", "-p", "no:cacheprovider",
+                           "--impl", "solutions", "-m", "not workers"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    quick = {line.split("[")[0].removeprefix("tests/") for line in done.stdout.splitlines() if "::" in line}
+    starting = set().union(*(worker_starting_tests(path) for path in sorted((REPO / "tests").glob("test_*.py"))))
+    assert "test_lab.py::test_experiment_shows_what_the_handout_says" in starting and len(starting) > 8
+    assert quick and not quick & starting, f"the quick loop starts workers in {sorted(quick & starting)}: mark them workers"
+    for entry in registry.REGISTRY:
+        assert any(name.startswith(f"test_{entry.name}.py::") for name in quick), f"{entry.name} has no quick loop"

@@ -83,6 +83,19 @@ def test_release_contains_the_student_repository(released):
     assert (released / "LAB.md").read_bytes() == (REPO / "LAB.md").read_bytes()
 
 
+def test_the_released_lab_reads_the_bounds_the_grader_reads(released):
+    """The released lab.toml carries [bounds], and the released lab runner reads the grader's padding bound from it."""
+    import importlib.util
+
+    from grader import registry
+
+    assert tomllib.loads((released / "lab.toml").read_text())["bounds"] == tomllib.loads((REPO / "lab.toml").read_text())["bounds"]
+    spec = importlib.util.spec_from_file_location("released_lab", released / "exercises" / "lab.py")
+    lab = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lab)
+    assert lab.lab_bound("bucketed_padded_fraction") == registry.bound("bucketed_padded_fraction")
+
+
 def test_student_readme_lists_every_check_with_its_points(released):
     """Generated from the rubric: every check of every exercise, its points, and the exercise totals."""
     from grader.engine.rubric import load_rubric

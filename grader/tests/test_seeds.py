@@ -62,6 +62,16 @@ def test_the_seed_is_the_hmac_of_the_student_cut_to_31_bits():
         seeds.student_seed(b"", "ada")
 
 
+def test_the_push_feedback_seed_is_a_public_function_of_the_repository():
+    """Anyone can compute it (SHA-256 of a label and the name, case folded); no course key enters it."""
+    expected = int.from_bytes(hashlib.sha256(seeds.FEEDBACK_SEED_LABEL + b"course/ada-lab").digest()[:4], "big") & 0x7FFFFFFF
+    assert seeds.feedback_seed("course/ada-lab") == seeds.feedback_seed(" Course/Ada-Lab\n") == expected
+    assert seeds.feedback_seed("course/ben-lab") != expected and 0 <= expected < 2**31
+    assert expected != seeds.student_seed(KEY, "course/ada-lab")
+    with pytest.raises(ValueError, match="owner/name"):
+        seeds.feedback_seed("  ")
+
+
 def _printing_class(root: Path) -> Path:
     """Two students, the same five files: the reference, whose pad_collate also prints the lengths it is given."""
     collate = (REPO / "solutions" / "collate.py").read_text()
@@ -101,7 +111,8 @@ def test_identical_files_get_different_inputs_under_a_key_and_the_same_without(t
     assert same_a == same_b, "without a key the twins were given the same batches"
     for folder, seed in (("keyed", seed_a), ("class-seed", 0)):
         feedback = (tmp_path / folder / "feedback" / "twin-a.md").read_text()
-        assert (f"--seed {seed}" in feedback) is (folder == "class-seed"), "a secret seed never reaches the feedback"
+        assert (f"Seed: {seed} (" in feedback) is (folder == "class-seed"), "a secret seed never reaches the feedback"
+        assert "--seed" not in feedback, "the feedback offers no command the student cannot run"
     summary = (tmp_path / "class-seed" / "summary.md").read_text()
     assert "2 of 2 graded students got a seed that is not secret" in summary
     assert "a secret seed of record per student" in (tmp_path / "keyed" / "summary.md").read_text()

@@ -76,3 +76,43 @@ def test_fence4_weighted_sampler_balances_classes():
     positive_share = labels[drawn].float().mean().item()
     assert 0.45 <= positive_share <= 0.55, positive_share  # +-14 standard deviations: seed-robust
     assert drawn[labels[drawn] == 1].unique().numel() == 100
+
+
+def test_every_iter_draws_the_base_seed_also_without_workers():
+    """LAB.md, "Seeding" and fence 2: every iter(loader) draws a base seed from the loader's generator, with
+    num_workers=0 too, before the sampler shuffles; with persistent workers only the first iter() does.
+
+    (torch/utils/data/dataloader.py, _BaseDataLoaderIter.__init__.) Does not prove which workers get which seed.
+    """
+    g = torch.Generator().manual_seed(7)
+    before = g.get_state()
+    iter(DataLoader(range(8), batch_size=4, generator=g))  # no shuffle, no workers: only the base seed is drawn
+    after_one = g.get_state()
+    assert not torch.equal(before, after_one), "iter() of a 0-worker loader advances its generator"
+    shuffled = _epoch(7, list(range(8)))
+    direct = list(torch.utils.data.RandomSampler(range(8), generator=torch.Generator().manual_seed(7)))
+    assert shuffled != direct and sorted(shuffled) == sorted(direct), "the base seed is drawn before the shuffle"
+    g.set_state(before)
+    torch.empty((), dtype=torch.int64).random_(generator=g)
+    assert torch.equal(g.get_state(), after_one), "one int64 draw: the base seed"
+
+
+def test_the_pin_thread_calls_pin_memory_on_any_object_that_has_one():
+    """LAB.md, "Pinned memory and non_blocking copies": the pinning walk calls .pin_memory() on any object that has
+    one (torch/utils/data/_utils/pin_memory.py, pin_memory), walks mappings and sequences, passes the rest through.
+
+    Runs the walk itself, on any machine: without an accelerator the loader never calls it.
+    """
+    from torch.utils.data._utils.pin_memory import pin_memory
+
+    class Batch:
+        def __init__(self, x):
+            self.x = x
+
+        def pin_memory(self):
+            return ("pinned", self.x)
+
+    assert pin_memory(Batch(1)) == ("pinned", 1)
+    assert pin_memory({"a": Batch(2), "b": [Batch(3), "text", 4]}) == {"a": ("pinned", 2), "b": [("pinned", 3), "text", 4]}
+    plain = object()
+    assert pin_memory(plain) is plain

@@ -32,13 +32,16 @@ from pathlib import Path
 
 import pytest
 
+from grader.engine.seeds import feedback_seed
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.tests import stub_gh
 from grader.tests.class_of_30 import shared_class
 from grader.tests.git_http import USER, GitServer, basic
 from grader.tests.workflow_steps import EXPRESSION, StepRunner, called_scripts, load, run_job, run_scripts, step, steps
+from grader.tools import corpus
 from grader.tools.publish import publish
+from grader.tools.regrade import comparable
 from grader.tools.release import release
 
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
@@ -149,8 +152,9 @@ def test_student_workflow_runs_the_repositorys_commands():
     assert list(workflow["jobs"]) == ["grade"] and "push" in workflow["on"]
     grade = step(workflow, "grade")["run"]
     assert re.search(r'-m grader grade "\$SUBMISSION"', grade)
-    for option in ("--markdown", "--json"):
+    for option in ("--markdown", "--json", '--seed-from-repository "$GITHUB_REPOSITORY"'):
         assert option in grade
+    assert not re.search(r"--seed\b(?!-)|--secret-seed", grade), "the push feedback's seed is the repository's public one"
     assert "$GITHUB_STEP_SUMMARY" in grade and "--classroom" not in grade
     assert step(workflow, "grade")["env"]["SUBMISSION"] == "${{ github.workspace }}/exercises"
     verdict = next(s for s in steps(workflow) if s.get("name") == "Verdict")
@@ -210,6 +214,31 @@ def test_student_readme_pins_the_same_torch():
     assert pins == {torch_pin().replace(" ", "")}, f"README says {pins}, requirements.txt says {torch_pin()}"
 
 
+def setup_block(readme: str, platform: str) -> list[str]:
+    """The lines of the student README's copy-paste block for ``platform`` ("Linux", "Windows", "macOS")."""
+    match = re.search(rf"^{platform}\b[^\n]*:\n\n```\w+\n(.*?)\n```", readme, re.M | re.S)
+    assert match, f"the student README has no set-up block for {platform}"
+    return match.group(1).splitlines()
+
+
+def cpu_torch_first(lines: list[str]) -> bool:
+    """Whether torch comes from PyTorch's CPU index before ``requirements.txt`` is installed."""
+    index = next((i for i, line in enumerate(lines) if "pip install" in line and f"--index-url {CPU_TORCH_INDEX}" in line), None)
+    requirements = next((i for i, line in enumerate(lines) if "pip install" in line and "-r requirements.txt" in line), None)
+    return index is not None and requirements is not None and index < requirements
+
+
+def test_student_readme_installs_the_cpu_torch_before_the_requirements():
+    """On Linux the default index serves the CUDA build of torch (gigabytes): the CPU index comes first, there and on
+    Windows; macOS's wheels are CPU-only, its block stays plain."""
+    readme = (STUDENT_WORKFLOW.parent / "README.md").read_text()
+    for platform in ("Linux", "Windows"):
+        assert cpu_torch_first(setup_block(readme, platform)), f"{platform}: install torch from {CPU_TORCH_INDEX} before -r requirements.txt"
+    assert CPU_TORCH_INDEX not in "\n".join(setup_block(readme, "macOS"))
+    swapped = ["python -m pip install -r requirements.txt", f'python -m pip install --index-url {CPU_TORCH_INDEX} "torch==2.13.0"']
+    assert not cpu_torch_first(swapped) and cpu_torch_first(swapped[::-1]), "the order check can fail"
+
+
 # --------------------------------------------------------------------------
 # Running workflow steps locally
 # --------------------------------------------------------------------------
@@ -265,7 +294,7 @@ def test_student_workflow_runs_locally(tmp_path, submission):
     base_env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "CI": "true",
                 "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": str(workspace), "RUNNER_TEMP": str(temp),
                 "GITHUB_SERVER_URL": f"file://{server}", "GITHUB_STEP_SUMMARY": str(summary),
-                "PYTEST_ADDOPTS": "-m 'not slow and not workers'"}
+                "PYTEST_ADDOPTS": "-m 'not slow and not workers'", "GITHUB_REPOSITORY": "course/ada-lab"}
     base_env.pop("LAB_IMPL", None)
     values = {"vars.GRADER_REPO": grader_repo, "vars.GRADER_REF": "", "secrets.GRADER_TOKEN": "not-a-token",
               "github.workspace": str(workspace), "runner.temp": str(temp)}
@@ -282,6 +311,7 @@ def test_student_workflow_runs_locally(tmp_path, submission):
     assert installs[0].split()[-3:] == ["--index-url", CPU_TORCH_INDEX, torch_pin().replace(" ", "")]
     assert installs[1].endswith(f"-r {temp}/grader-src/requirements.txt")
     graded = json.loads((temp / "grade-report" / "grade.json").read_text())
+    assert (graded["seed"], graded["seed_from_repository"]) == (feedback_seed("course/ada-lab"), "course/ada-lab")
     verdict = runner.logs["Verdict"]
     assert f"::notice title=Autograder score::Score {graded['score']:g} / {graded['max_score']:g}" in verdict
     assert summary.read_text().startswith("## Autograder")
@@ -293,6 +323,48 @@ def test_student_workflow_runs_locally(tmp_path, submission):
         assert graded["score"] < graded["max_score"]
         assert not green, "a submission below full marks must give a red job"
         assert runner.outcomes["Public tests"] != 0 and "not done yet" in runner.logs["Public tests"]
+
+
+def grade_as_the_push_workflow(workspace: Path, temp: Path, repository: str, only: str) -> tuple[dict, str]:
+    """The student workflow's Grade step, run as written, with the grader of this working tree; ``python`` is a shim that
+    adds ``--only ONLY --gpu off`` to the grader's grade command. Returns the JSON report and the Markdown one."""
+    bin_dir = temp / "bin"
+    bin_dir.mkdir(parents=True)
+    shim = bin_dir / "python"
+    shim.write_text(f'#!/bin/sh\nif [ "$2" = grader ] && [ "$3" = grade ]; then exec "{sys.executable}" "$@" --only {only} --gpu off --quiet; fi\n'
+                    f'exec "{sys.executable}" "$@"\n')
+    shim.chmod(0o755)
+    summary = temp / "summary.md"
+    summary.write_text("")
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "RUNNER_TEMP": str(temp),
+           "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_REPOSITORY": repository}
+    runner = StepRunner(env, {"steps.fetch.outputs.dir": str(REPO), "github.workspace": str(workspace),
+                              "runner.temp": str(temp)}, cwd=workspace)
+    assert runner.run(step(load(STUDENT_WORKFLOW), "grade")) == 0, runner.logs["grade"][-3000:]
+    return json.loads((temp / "grade-report" / "grade.json").read_text()), summary.read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_the_push_feedback_grades_the_same_files_the_same(tmp_path):
+    """A TokenWindows whose len is one short (it scored 12, 14 and 15 of 20 on three pushes under fresh seeds), graded
+    twice by the push workflow's own Grade step: the same seed, the same report, the same feedback, and no command the
+    student cannot run (another repository's seed: test_seeds.py)."""
+    entry = next(e for e in corpus.entries("wrong") if e.id == "wrong/tokens/len_one_too_long")
+    workspace = tmp_path / "student"
+    corpus.assemble(entry, workspace / "exercises")
+    first, first_md = grade_as_the_push_workflow(workspace, tmp_path / "push-1", "course/ada-lab", "tokens")
+    again, again_md = grade_as_the_push_workflow(workspace, tmp_path / "push-2", "course/ada-lab", "tokens")
+    assert first["score"] < first["max_score"], "a wrong answer the grader charges"
+    assert first["seed"] == feedback_seed("course/ada-lab") and first["seed_from_repository"] == "course/ada-lab"
+    assert comparable(again) == comparable(first)
+
+    def feedback(markdown: str) -> str:  # the run's own figures (duration, start, paths) left out
+        markdown = re.sub(r"Duration [\d.]+ s", "Duration", markdown)
+        return re.sub(r"Started: [^·\n]*", "Started", markdown).replace(str(tmp_path), "TMP")
+    assert feedback(again_md) == feedback(first_md)
+    assert "fixed inputs of your own" in first_md and "grade of record uses other inputs" in first_md
+    assert not re.search(r"--seed|python -m grader", first_md), "the feedback offers no command the student cannot run"
 
 
 def test_class_workflow_splits_the_repositories(tmp_path):

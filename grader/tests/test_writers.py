@@ -20,6 +20,7 @@ regenerate them and review the diff::
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import math
@@ -432,8 +433,23 @@ def test_markdown_is_safe(result):
     assert any("[cut:" in b for b in blocks)
     # Flags come from outside: they are escaped, so no raw HTML and no extra table cells.
     assert "<b>copied" not in md and "&lt;b&gt;copied" in md
-    assert "--seed 1234" in md
+    assert "Seed: 1234 (" in md and "--seed" not in md, "the seed is shown; no command a student cannot run is offered"
     assert "Integrity flags" in md
+
+
+def test_the_push_feedbacks_seed_says_what_it_fixes_and_offers_no_command(result):
+    """A public push-feedback seed: every report a student reads says that the same files get the same inputs and the
+    grade of record others, and none offers --seed (the student has no grader to run it with)."""
+    pushed = dataclasses.replace(result, seed_from_repository="course/ada-lab")
+    assert GradeResult.from_dict(pushed.to_dict()) == pushed
+    gradescope = json.loads(to_gradescope(pushed))["output"]
+    for text in (to_console(pushed), to_markdown(pushed), gradescope):
+        assert "1234, fixed by your repository's name" in text and "fixed inputs of your own" in text
+        assert "the grade of record uses other inputs of the same kind" in text and "--seed" not in text
+    for text in (to_console(result), to_markdown(result), json.loads(to_gradescope(result))["output"]):
+        assert "fixed inputs of your own" not in text, "only the push feedback's seed is the repository's"
+    with pytest.raises(ValueError, match="not both"):
+        dataclasses.replace(result, seed_secret=True, seed_from_repository="course/ada-lab")
 
 
 def test_markdown_code_fence_longer_than_backticks_inside():
@@ -451,7 +467,7 @@ def test_markdown_code_fence_longer_than_backticks_inside():
 def test_console_report(result):
     text = to_console(result, unicode=True)
     assert "Score: 45.83 / 100" in text
-    assert "replay with --seed 1234" in text and "Duration: 42.50 s" in text
+    assert "Seed: 1234 (" in text and "--seed" not in text and "Duration: 42.50 s" in text
     for c in result.all_checks():
         assert c.name in text
     assert "\x1b" not in text and "\x00" not in text

@@ -75,9 +75,11 @@ def read_report(path: Path) -> GradeResult:
 
 
 def grade_options(original: GradeResult) -> list[str]:
-    """The ``grade`` options that replay ``original``: its seed (secret or not), scale, exercises and GPU choice."""
-    options = ["--seed", str(original.seed), "--timeout-scale", f"{original.timeout_scale:g}",
-               "--gpu", "off" if original.gpu in ("", "none") else "on"]
+    """The ``grade`` options that replay ``original``: its seed (secret, or a repository's public one, or plain),
+    scale, exercises and GPU choice."""
+    seed = (["--seed-from-repository", original.seed_from_repository] if original.seed_from_repository
+            else ["--seed", str(original.seed)])
+    options = [*seed, "--timeout-scale", f"{original.timeout_scale:g}", "--gpu", "off" if original.gpu in ("", "none") else "on"]
     if original.seed_secret:
         options.append("--secret-seed")
     graded = [e.name for e in original.exercises]

@@ -17,7 +17,8 @@ path in OUT                                where it comes from
                                            checks and their points (grader/engine/rubric.toml)
 ``LAB.md``                                 ``LAB.md`` (the handout)
 ``lab.toml``                               ``lab.toml`` without the grader's fields (the
-                                           exercises; tests/conftest.py reads it)
+                                           exercises, which tests/conftest.py reads, and the
+                                           bounds, which the lab runner reads)
 ``.github/workflows/grade.yml``            ``grader/tools/templates/student/grade.yml``
 =========================================  =================================================
 
@@ -95,12 +96,12 @@ def _copy_tree(src: Path, dest: Path) -> list[Path]:
 
 
 def _toml_value(value: object) -> str:
-    """A TOML literal for a str, int, bool or list of those (JSON's syntax is valid TOML for these)."""
+    """A TOML literal for a str, int, float, bool or list of those (JSON's syntax is valid TOML for these)."""
     if isinstance(value, list):
         if len(value) > 3:
             return "[\n" + "".join(f"    {_toml_value(v)},\n" for v in value) + "]"
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, (bool, int, str)):
+    if isinstance(value, (bool, int, float, str)):
         return json.dumps(value, ensure_ascii=False)
     raise ReleaseError(f"pyproject.toml: cannot carry {value!r} into the student pyproject")
 
@@ -193,8 +194,11 @@ STUDENT_FIELDS = ("name", "entry_points", "handout", "experiment")
 
 def student_lab_toml(repo: Path) -> str:
     """The exercises for the student's tests/conftest.py: lab.toml without the grader's fields."""
-    lines = ["# The lab's exercises, in order (the instructor's lab.toml, without the grader's details).", ""]
-    for entry in tomllib.loads((repo / "lab.toml").read_text(encoding="utf-8"))["exercise"]:
+    lines = ["# The lab's exercises, in order (the instructor's lab.toml, without the grader's details),",
+             "# and the bounds the lab runner's [ok] lines judge by (the grader's checks use the same).", ""]
+    data = tomllib.loads((repo / "lab.toml").read_text(encoding="utf-8"))
+    lines += ["[bounds]", *(f"{key} = {_toml_value(value)}" for key, value in data.get("bounds", {}).items()), ""]
+    for entry in data["exercise"]:
         lines.append("[[exercise]]")
         lines += [f"{key} = {_toml_value(entry[key])}" for key in STUDENT_FIELDS]
         lines.append("")

@@ -25,7 +25,7 @@ def _stdout_supports_unicode() -> bool:
 def to_console(result: GradeResult, color: bool = False, unicode: Optional[bool] = None) -> str:
     """A human-readable report, ending with a newline.
 
-    Layout: a header (score/max, seed with the replay hint, duration,
+    Layout: a header (score/max, seed (formatting.seed_line), duration,
     submission/GPU/grader version when set, time limits when scaled, isolation); per exercise a line
     with its score and note, then one line per check (status symbol, name,
     points, and the status word when not passed) with the message of every

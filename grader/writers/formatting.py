@@ -74,12 +74,17 @@ def pct(score: float, max_score: float) -> float:
     return 100.0 * score / max_score if max_score else 0.0
 
 
-def replay_hint(seed: int) -> str:
-    return f"replay with --seed {seed}"
-
-
 #: What the writers a student reads say instead of a secret seed of record (GradeResult.seed_secret).
 SECRET_SEED_TEXT = "secret (a per-student seed of record: your instructor can replay this grading)"
+
+#: What they say of the push feedback's public seed (GradeResult.seed_from_repository). No writer offers a command:
+#: the student has no grader to run one with.
+FEEDBACK_SEED_TEXT = ("{seed}, fixed by your repository's name: this feedback is graded on fixed inputs of your own, so the "
+                      "same files always get the same score and the same feedback; the grade of record uses other inputs "
+                      "of the same kind")
+
+#: And of any other seed (a fresh one, a class seed, one given with --seed).
+PLAIN_SEED_TEXT = "{seed} (every random input of this grading was drawn from it; the same seed draws the same inputs)"
 
 
 def grader_text(result: GradeResult) -> str:
@@ -88,8 +93,12 @@ def grader_text(result: GradeResult) -> str:
 
 
 def seed_line(result: GradeResult) -> str:
-    """The seed and how to replay it, or, for a secret seed of record, that it is kept by the instructor."""
-    return SECRET_SEED_TEXT if result.seed_secret else f"{result.seed} ({replay_hint(result.seed)})"
+    """The seed as the reports show it: a secret seed of record is withheld, the push feedback's public seed says
+    that the same files get the same inputs and the grade of record others, any other seed is shown as it is."""
+    if result.seed_secret:
+        return SECRET_SEED_TEXT
+    template = FEEDBACK_SEED_TEXT if result.seed_from_repository else PLAIN_SEED_TEXT
+    return template.format(seed=result.seed)
 
 
 def isolation_text(result: GradeResult) -> str:

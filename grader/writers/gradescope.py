@@ -15,15 +15,14 @@ from grader.isolation import LEVEL_MEANINGS
 from grader.writers.formatting import (
     JSON_REPORT_BYTES,
     LEADERBOARD_LEVEL,
-    SECRET_SEED_TEXT,
     clean,
     cut,
     fit,
     isolation_text,
     leaderboard_share,
     pts,
-    replay_hint,
     scored,
+    seed_line,
     throughput_text,
 )
 from grader.writers.markdown import md_code_block, md_inline
@@ -70,7 +69,7 @@ def gradescope_payload(result: GradeResult) -> dict:
             tests.append({"name": f"{ex.name}/{c.name}", "number": f"{i}.{j}", "score": c.score, "max_score": c.max_score,
                           "status": "passed" if c.passed else "failed", "output": _test_output(c),
                           "visibility": c.visibility, "tags": [ex.name]})
-    seed = f"Seed: {SECRET_SEED_TEXT}." if result.seed_secret else f"Seed `{result.seed}` ({replay_hint(result.seed)})."
+    seed = f"Seed: {seed_line(result)}."
     summary = [f"**Score {pts(result.score)} / {pts(result.max_score)}.** {seed}", "",
                f"Your code ran at isolation level **{result.isolation['level']}**: {LEVEL_MEANINGS[result.isolation['level']]}.", ""]
     summary += [f"- {md_inline(ex.name)}: {pts(ex.score)} / {pts(ex.max_score)}" + (f" ({md_inline(cut(clean(ex.note)))})" if ex.note else "")

@@ -8,7 +8,6 @@ import re
 from grader.engine.results import ExerciseResult, GradeResult
 from grader.writers.formatting import (
     MARKDOWN_REPORT_BYTES,
-    SECRET_SEED_TEXT,
     all_ran_passed,
     clean,
     cut,
@@ -21,6 +20,7 @@ from grader.writers.formatting import (
     pts,
     ran,
     secs,
+    seed_line,
     share_bar,
     throughput_text,
 )
@@ -63,7 +63,7 @@ def to_markdown(result: GradeResult) -> str:
     """A GitHub-flavoured Markdown report.
 
     Layout: an H2 title with the score; a table with one row per exercise
-    plus a Total row; the seed and how to replay it; the isolation; one
+    plus a Total row; the seed (:func:`~grader.writers.formatting.seed_line`); the isolation; one
     ``<details>`` section per exercise listing each check's status, points,
     description and (when it did not pass) its message in a fenced block;
     the throughput figure's line, when the grader measured it or says why not
@@ -85,9 +85,7 @@ def _render(result: GradeResult) -> str:
     for ex in result.exercises:
         out.append(f"| {md_inline(ex.name)} | {pts(ex.score)} | {pts(ex.max_score)} | {exercise_emoji(ex)} |")
     out += [f"| **Total** | **{pts(result.score)}** | **{pts(result.max_score)}** | |", "",
-            (f"Seed: {SECRET_SEED_TEXT}." if result.seed_secret else
-             f"Seed `{result.seed}`: to reproduce this run, replay with `--seed {result.seed}`.") +
-            f" Duration {secs(result.duration_s)} s."]
+            f"Seed: {seed_line(result)}. Duration {secs(result.duration_s)} s."]
     meta = [f"{label}: {md_inline(value)}" for label, value in
             (("Submission", result.submission), ("Started", result.started_at), ("GPU", result.gpu),
              ("Grader", grader_text(result)), ("Isolation", isolation_text(result))) if value]
