@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.cli import CommandError
+from grader.text import clean_text
 from grader.tools.review import (
     DEFAULT_THRESHOLD,
     ReviewError,
@@ -34,7 +35,7 @@ def run(args) -> int:
     except (ReviewError, OSError) as exc:
         raise CommandError(str(exc)) from exc
     students = sorted({s for s, _ in found["constructs"]})
-    print(f"review written to {args.out / 'review.md'} in {found['seconds']} s: {len(found['pairs'])} pairs at or above "
+    print(clean_text(f"review written to {args.out / 'review.md'} in {found['seconds']} s: {len(found['pairs'])} pairs at or above "
           f"{args.threshold:g}, {len(found['constructs'])} constructs in {len(students)} students, "
-          f"{len(found['flags'])} integrity flags")
+          f"{len(found['flags'])} integrity flags"))
     return 0

@@ -66,6 +66,7 @@ from grader.engine.results import GradeResult
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.report_files import write_text
+from grader.text import clean_text
 from grader.tools.class_reports import BatchError, write_class_reports
 from grader.tools.intake import Intake, IntakeError, annotate, read_commit
 from grader.tools.intake_folder import read_folder
@@ -160,6 +161,7 @@ class Progress:
         self.done += 1
         elapsed = time.monotonic() - self.start
         eta = elapsed / self.done * (self.total - self.done)
+        student, error = clean_text(student), clean_text(error)
         filled = int(30 * self.done / self.total)
         bar = f"[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}  {elapsed:5.0f} s elapsed, ~{eta:4.0f} s left"
         if self.tty:
