@@ -54,9 +54,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gradescope", type=Path, metavar="FILE", help="write Gradescope's results.json")
     parser.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML")
     parser.add_argument("--seed", type=seed_value, help="seed of the randomized inputs (default: a fresh one, in the report)")
-    parser.add_argument("--secret-seed", action="store_true",
-                        help="the seed is a student's secret seed of record (batch, the hosts): the JSON report keeps "
-                             "it, the reports a student reads leave it out")
+    parser.add_argument("--secret-seed-fd", type=int, metavar="FD",
+                        help="read a student's secret seed of record (decimal) from file descriptor FD, e.g. 0 for "
+                             "stdin (batch and the hosts pass a pipe): never on a command line, which any process can "
+                             "read; the JSON report keeps it, the reports a student reads leave it out")
+    parser.add_argument("--secret-seed", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--only", metavar="EXERCISE[,EXERCISE]", help="grade only these exercises")
     parser.add_argument("--gpu", choices=("auto", "on", "off"), default="auto",
                         help="pin_memory checks on CUDA: auto (if a device is present), on (required), off")
@@ -83,12 +85,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from grader.engine.rubric import RubricError
     from grader.engine.runner import GraderFault, grade
+    from grader.engine.secret_seed import read_seed
     from grader.report_files import ReportPathError
     from grader.sandbox import SandboxError
     from grader.writers import to_console, write_all
 
-    if args.secret_seed and args.seed is None:
-        raise CommandError("--secret-seed marks a given seed of record: give --seed too")
+    if args.secret_seed:
+        raise CommandError("a seed of record never goes on a command line (any process can read /proc/PID/cmdline): "
+                           "give it on a file descriptor, e.g. --secret-seed-fd 0 < seed.txt")
+    secret = args.secret_seed_fd is not None
+    if secret:
+        if args.seed is not None:
+            raise CommandError("--seed and --secret-seed-fd both give the seed: give one")
+        try:
+            args.seed = read_seed(args.secret_seed_fd)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
     only = [name.strip() for name in args.only.split(",")] if args.only else None
     unknown = sorted(set(only or []) - set(EXERCISES))
     if unknown:
@@ -103,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric,
               fail_fast=args.fail_fast, progress=progress, jail=args.jail, kernel_layers=args.layers == "on",
               min_isolation=args.min_isolation, report=report,
-              timeout_scale=args.timeout_scale, seed_secret=args.secret_seed)
+              timeout_scale=args.timeout_scale, seed_secret=secret)
     except (FileNotFoundError, ValueError, RubricError, ReportPathError) as exc:
         raise CommandError(str(exc)) from exc
     except (GraderFault, SandboxError) as exc:

@@ -63,6 +63,7 @@ from pathlib import Path
 
 from grader.engine import seeds
 from grader.engine.results import GradeResult
+from grader.engine.secret_seed import seed_pipe
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.report_files import write_text
@@ -136,14 +137,19 @@ def grade_one(student: str, folder: Path, out: Path, seed: int, timeout: float, 
               secret: bool = False) -> tuple[str, str]:
     """Grade one student in its own process; return (student, error message or "")."""
     results, feedback = out / "results", out / "feedback"
-    cmd = [sys.executable, "-m", "grader", "grade", str(folder), "--quiet", "--seed", str(seed),
-           *(["--secret-seed"] if secret else []),
+    fd = seed_pipe(seed) if secret else None  # a seed of record never goes on the command line
+    cmd = [sys.executable, "-m", "grader", "grade", str(folder), "--quiet",
+           *(["--secret-seed-fd", str(fd)] if secret else ["--seed", str(seed)]),
            "--json", str(results / f"{student}.json"), "--markdown", str(feedback / f"{student}.md"), *extra]
     env = {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
     try:
-        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout, env=env)
+        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout, env=env,
+                              pass_fds=() if fd is None else (fd,))
     except subprocess.TimeoutExpired:
         return student, f"grading did not finish within {timeout:.0f} s"
+    finally:
+        if fd is not None:
+            os.close(fd)
     if proc.returncode != 0 or not (results / f"{student}.json").is_file():
         lines = [line for line in proc.stderr.splitlines() if line.strip()]
         return student, f"grader exit code {proc.returncode}: {lines[-1] if lines else 'no message'}"
