@@ -299,4 +299,5 @@ def test_one_megabyte_of_findings_does_not_stop_the_class_review(tmp_path):
     assert len(constructs) <= 100 and {c["student"] for c in constructs} <= {"mal"}, "the parse alone may use the budget"
     pairs = _csv((tmp_path / "out" / "pairs.csv").read_text())
     assert {pairs[0]["student_a"], pairs[0]["student_b"]} == {"ada", "bob"}, pairs
+    assert "it cannot see names that depend on run-time values" in report, "the review says what the scan cannot see"
     print(f"the review of 3 students, one with a 1 MB file of findings: {done.stdout.strip()}")

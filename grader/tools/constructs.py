@@ -63,6 +63,11 @@ DECODERS = {"base64.b64decode", "base64.b32decode", "base64.b16decode", "base64.
 RUNNERS = {"exec", "eval", "compile", "builtins.exec", "builtins.eval", "builtins.compile"}
 #: String contents that name what the constructs above reach.
 PATH_PREFIXES = ("/proc", "/dev/fd", "/dev/mem", "/dev/kmem")
+#: What the scan cannot see, in one sentence (review.md says it under the constructs).
+BLIND_SPOTS = ("The scan reads the code and folds names built from string constants (+, %, join, f-strings, "
+               "bytes.fromhex, base64); it cannot see names that depend on run-time values (variables, arguments, "
+               "files, loops), strings built by *, slicing, chr or reversed, attributes reached through "
+               "operator.attrgetter, object.__getattribute__ or __getattr__, or code loaded from elsewhere.")
 #: Lookups by name: a name for them built from pieces is a finding of its own.
 LOOKUPS = {"getattr", "vars", "__import__", "importlib.import_module", "builtins.getattr", "builtins.vars",
            "builtins.__import__"}

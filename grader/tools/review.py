@@ -40,7 +40,7 @@ from pathlib import Path
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES, EXERCISES, exercise
 from grader.report_files import write_text
-from grader.tools.constructs import scan_source
+from grader.tools.constructs import BLIND_SPOTS, scan_source
 from grader.writers.gradebook import _csv_cell
 from grader.writers.markdown import md_inline
 
@@ -224,7 +224,7 @@ def _write(out: Path, pairs, close, constructs, flags, notes, named, threshold, 
            + [f"| {md_inline(p.exercise)} | {md_inline(name(p.first))} | {p.share_first:.2f} | {p.tokens} |" for p in close[:MD_ROWS]]
            + (["", f"{len(close) - MD_ROWS} more in reference.csv."] if len(close) > MD_ROWS else [])
            ) if close else ["No comparison with a reference, or none at or above the threshold."]
-    md += ["", "## Constructs with no place in an honest answer", ""]
+    md += ["", "## Constructs with no place in an honest answer", "", BLIND_SPOTS, ""]
     md += (["| Student | File:line | Construct | Code |", "| --- | --- | --- | --- |"]
            + [f"| {md_inline(s)} | {md_inline(f.file)}:{f.line} | {md_inline(f.construct)} | `{md_inline(f.code)[:120]}` |"
               for s, f in constructs]) if constructs else ["None found."]
