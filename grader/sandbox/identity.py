@@ -56,24 +56,12 @@ def can_switch_uid() -> bool:
     return all(effective >> bit & 1 for bit in _SWITCH_CAPABILITIES)
 
 
-def unreachable_by_others(paths: list[str]) -> str:
-    """The first folder on the way to one of ``paths`` that other users cannot search ('' if there is none).
-
-    A uid of its own is no use to a probe that cannot reach the interpreter
-    (a pyenv in root's 0700 home, say).
-    """
-    for path in paths:
-        for folder in [*reversed(Path(path).parents), Path(path)]:
-            try:
-                if not os.stat(folder).st_mode & 0o001:
-                    return str(folder)
-            except OSError:
-                return str(folder)
-    return ""
-
-
 def closed_to_others(paths: list[str]) -> list[str]:
-    """Every folder on the way to ``paths`` that other users cannot search, each once, shallowest first."""
+    """Every folder on the way to ``paths`` that other users cannot search, each once, shallowest first.
+
+    A uid of its own is no use to a probe that cannot reach the interpreter (a pyenv in root's 0700 home, say):
+    :func:`grant_search` opens these folders to that uid alone.
+    """
     found: list[str] = []
     for path in paths:
         for folder in [*reversed(Path(path).parents), Path(path)]:
