@@ -1,10 +1,12 @@
 """Which user a probe child runs as: a uid of its own, when the grader may give one.
 
 As root (in the jail, or outside it with CAP_SETUID, CAP_SETGID and
-CAP_CHOWN and an interpreter any user can reach), each sandbox picks a uid
-that no account has and no process runs as, so a probe can neither signal
-nor read anything of the grader's or of another grading's; its group is
-nogroup.
+CAP_CHOWN), each sandbox picks a uid that no account has and no process runs
+as, so a probe can neither signal nor read anything of the grader's or of
+another grading's, nor connect to a root-owned socket; its group is nogroup.
+Where the interpreter lives under a folder others cannot search, that uid
+alone is given search of it by an ACL entry (:func:`grant_search`), removed
+when the sandbox closes.
 """
 
 from __future__ import annotations
