@@ -77,5 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except CommandError as exc:
-        print(f"python -m grader {args.command}: error: {exc}", file=sys.stderr)
+        from grader.text import clean_text
+
+        print(clean_text(f"python -m grader {args.command}: error: {exc}"), file=sys.stderr)
         return 2

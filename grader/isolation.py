@@ -35,6 +35,12 @@ LEVEL_MEANINGS = {
 }
 
 
+#: Said of every grading without namespaces: what a probe sees of the grader in /proc (a private /proc with hidepid
+#: needs a mount namespace, which those hosts refuse; the seed of record goes by pipe, never a command line).
+PROC_SHARED = ("/proc shared with the grader (no PID namespace): a probe can list the grader's processes and read their "
+               "command lines, which hold no secret")
+
+
 def level_of(layers: dict[str, str]) -> str:
     """The level that the layers which held (``{layer: description}``) make."""
     if "namespaces" in layers:
@@ -77,7 +83,9 @@ class Isolation:
         """The isolation that ``layers`` make; ``missing`` says why each absent layer did not hold."""
         held = [f"{name}: {layers[name]}" for name in LAYERS if name in layers]
         absent = [f"no {name}: {missing[name]}" for name in LAYERS if name in missing and name not in layers]
-        return cls(level_of(layers), "; ".join(held + absent) or "no layer held", dict(layers))
+        if "namespaces" not in layers:
+            absent.append(PROC_SHARED)
+        return cls(level_of(layers), "; ".join(held + absent), dict(layers))
 
     def to_dict(self) -> dict:
         return {"level": self.level, "reason": self.reason, "layers": dict(self.layers)}

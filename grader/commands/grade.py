@@ -54,9 +54,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gradescope", type=Path, metavar="FILE", help="write Gradescope's results.json")
     parser.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML")
     parser.add_argument("--seed", type=seed_value, help="seed of the randomized inputs (default: a fresh one, in the report)")
-    parser.add_argument("--secret-seed", action="store_true",
-                        help="the seed is a student's secret seed of record (batch, the hosts): the JSON report keeps "
-                             "it, the reports a student reads leave it out")
+    parser.add_argument("--secret-seed-fd", type=int, metavar="FD",
+                        help="read a student's secret seed of record (decimal) from file descriptor FD, e.g. 0 for "
+                             "stdin (batch and the hosts pass a pipe): never on a command line, which any process can "
+                             "read; the JSON report keeps it, the reports a student reads leave it out")
+    parser.add_argument("--secret-seed", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--seed-from-repository", metavar="OWNER/NAME",
                         help="the push feedback's seed: a public function of the repository's name ($GITHUB_REPOSITORY), "
                              "so that the same files always get the same score and feedback; the reports say that the "
@@ -99,17 +101,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from grader.engine.rubric import RubricError
     from grader.engine.runner import GraderFault, confirm_pending, grade
+    from grader.engine.secret_seed import read_seed
     from grader.engine.seeds import feedback_seed
     from grader.report_files import ReportPathError
     from grader.sandbox import SandboxError
     from grader.writers import to_console, write_all
 
-    if args.secret_seed and args.seed is None:
-        raise CommandError("--secret-seed marks a given seed of record: give --seed too")
+    if args.secret_seed:
+        raise CommandError("a seed of record never goes on a command line (any process can read /proc/PID/cmdline): "
+                           "give it on a file descriptor, e.g. --secret-seed-fd 0 < seed.txt")
+    secret = args.secret_seed_fd is not None
+    if secret:
+        if args.seed is not None:
+            raise CommandError("--seed and --secret-seed-fd both give the seed: give one")
+        try:
+            args.seed = read_seed(args.secret_seed_fd)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
     repository = args.seed_from_repository
     if repository is not None:
-        if args.seed is not None or args.secret_seed:
-            raise CommandError("--seed-from-repository chooses the seed: give it without --seed and --secret-seed")
+        if args.seed is not None or secret:
+            raise CommandError("--seed-from-repository chooses the seed: give it without --seed and --secret-seed-fd")
         try:
             args.seed = feedback_seed(repository)
         except ValueError as exc:
@@ -133,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         grade(args.submission, seed=args.seed, only=only, gpu=args.gpu, rubric_path=args.rubric,
               fail_fast=args.fail_fast, progress=progress, jail=args.jail, kernel_layers=args.layers == "on",
               min_isolation=args.min_isolation, report=report,
-              timeout_scale=args.timeout_scale, seed_secret=args.secret_seed, confirm=args.confirm,
+              timeout_scale=args.timeout_scale, seed_secret=secret, confirm=args.confirm,
               measure_throughput=args.throughput == "on", seed_from_repository=(repository or "").strip())
     except (FileNotFoundError, ValueError, RubricError, ReportPathError) as exc:
         raise CommandError(str(exc)) from exc

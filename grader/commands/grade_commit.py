@@ -26,6 +26,7 @@ from pathlib import Path
 from grader.cli import CommandError
 from grader.engine import seeds
 from grader.engine.results import GradeResult
+from grader.engine.secret_seed import seed_pipe
 from grader.isolation import LEVELS
 from grader.paths import REPO
 from grader.report_files import write_text
@@ -63,6 +64,7 @@ def run(args) -> int:
             print(f"  {sentence}", file=sys.stderr)
         cmd = [sys.executable, "-m", "grader", "grade", str(submission), "--quiet", "--json", str(args.json),
                "--markdown", str(args.markdown), "--gpu", args.gpu, "--min-isolation", args.min_isolation]
+        fd = None
         if args.seed is not None:
             cmd += ["--seed", str(args.seed)]
         elif args.student:
@@ -71,9 +73,14 @@ def run(args) -> int:
                 print(f"python -m grader grade-commit: warning: no course key in ${seeds.KEY_VARIABLE}: a fresh seed, "
                       "not the student's seed of record", file=sys.stderr)
             else:
-                cmd += ["--seed", str(seeds.student_seed(key, args.student)), "--secret-seed"]
+                fd = seed_pipe(seeds.student_seed(key, args.student))  # never on the command line
+                cmd += ["--secret-seed-fd", str(fd)]
         env = {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES and k != args.token_env}
-        done = subprocess.run(cmd, cwd=REPO, env=env)
+        try:
+            done = subprocess.run(cmd, cwd=REPO, env=env, pass_fds=() if fd is None else (fd,))
+        finally:
+            if fd is not None:
+                os.close(fd)
         if done.returncode != 0 or not args.json.is_file():
             print(f"python -m grader grade-commit: the grader failed (exit code {done.returncode})", file=sys.stderr)
             return 2

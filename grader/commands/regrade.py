@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.cli import CommandError
+from grader.text import clean_text
 from grader.tools.regrade import (
     RegradeError,
     differences,
@@ -29,10 +30,10 @@ def run(args) -> int:
         raise CommandError(str(exc)) from exc
     grade, environment = differences(original, new)
     seed = "secret seed of record" if original.seed_secret else "seed"
-    print(f"regraded {args.submission} with the report's {seed} {original.seed}: "
-          + ("the same grade by the same grader" if not grade else f"{len(grade)} difference(s)"))
+    print(clean_text(f"regraded {args.submission} with the report's {seed} {original.seed}: "
+                     + ("the same grade by the same grader" if not grade else f"{len(grade)} difference(s)")))
     for line in grade + environment:
-        print(f"  {line}")
+        print(clean_text(f"  {line}"))
     if not environment:
         print("  environment: the same")
     return 1 if grade else 0

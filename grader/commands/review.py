@@ -5,9 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.cli import CommandError
+from grader.text import clean_text
 from grader.tools.review import (
     DEFAULT_THRESHOLD,
+    STUDENT_BUDGET_S,
     ReviewError,
+    budget_value,
     review,
     threshold_value,
 )
@@ -25,16 +28,19 @@ def add_arguments(parser) -> None:
                         help="code every student was handed (default: exercises/, the stubs); repeatable")
     parser.add_argument("--reference", type=Path, metavar="DIR",
                         help="the reference (e.g. solutions/): subtracted from the pairs too, and each student compared with it")
+    parser.add_argument("--student-budget", type=budget_value, default=STUDENT_BUDGET_S, metavar="SECONDS",
+                        help=f"seconds of construct scanning per student; a student over it is listed as such "
+                             f"(default {STUDENT_BUDGET_S:g})")
 
 
 def run(args) -> int:
     try:
         found = review(args.submissions, args.out, threshold=args.threshold, results=args.results,
-                       boilerplate=args.boilerplate, reference=args.reference)
+                       boilerplate=args.boilerplate, reference=args.reference, student_budget_s=args.student_budget)
     except (ReviewError, OSError) as exc:
         raise CommandError(str(exc)) from exc
     students = sorted({s for s, _ in found["constructs"]})
-    print(f"review written to {args.out / 'review.md'} in {found['seconds']} s: {len(found['pairs'])} pairs at or above "
+    print(clean_text(f"review written to {args.out / 'review.md'} in {found['seconds']} s: {len(found['pairs'])} pairs at or above "
           f"{args.threshold:g}, {len(found['constructs'])} constructs in {len(students)} students, "
-          f"{len(found['flags'])} integrity flags")
+          f"{len(found['flags'])} integrity flags, {len({s for s, _ in found['over']})} students over a limit"))
     return 0

@@ -22,7 +22,9 @@ from __future__ import annotations
 import os
 import select
 import socket
+import stat
 import sys
+import time
 from multiprocessing import forkserver as mp_forkserver
 from multiprocessing import resource_tracker
 
@@ -41,6 +43,7 @@ class SharedForkServer:
         self.pid: int | None = None
         self._pidfd = -1
         self.alive_w = -1
+        self._socket_id: tuple[int, int] | None = None
 
     def running(self) -> bool:
         """True while the server process lives."""
@@ -71,6 +74,28 @@ class SharedForkServer:
         listener.close()
         os.close(alive_r)
         self.pid, self._pidfd, self.alive_w = pid, os.pidfd_open(pid), alive_w
+        self._socket_id = self._wait_for_socket()
+
+    def _wait_for_socket(self, limit_s: float = 10.0) -> tuple[int, int] | None:
+        """(device, inode) of the socket the server binds, once it is there (None if it never is)."""
+        deadline = time.monotonic() + limit_s
+        while time.monotonic() < deadline and self.running():
+            try:
+                info = os.lstat(self.address)
+                if stat.S_ISSOCK(info.st_mode):
+                    return info.st_dev, info.st_ino
+            except OSError:
+                pass
+            time.sleep(0.005)
+        return None
+
+    def owns_socket(self) -> bool:
+        """Whether the address is still the socket the server bound (a probe may have replaced it)."""
+        try:
+            info = os.lstat(self.address)
+        except OSError:
+            return False
+        return stat.S_ISSOCK(info.st_mode) and (info.st_dev, info.st_ino) == self._socket_id
 
     def stop(self) -> None:
         """Forget a server (the zygote's process-tree kill ends it)."""

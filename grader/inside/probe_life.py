@@ -109,14 +109,44 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
-def _clean_up(cfg: ZygoteConfig, scratch: str) -> None:
-    """Remove what the probe left: its scratch folder and, outside a jail, its files in the machine's /dev/shm."""
+#: Shared folders a probe's uid may write in (the jail's own, or the machine's): what it leaves there is removed.
+SHARED_WRITABLE = ("/dev/shm", "/tmp")
+
+
+def _clean_up(state: ZygoteState, scratch: str) -> None:
+    """Remove what the probe left, so that the next one starts fresh (no state survives between probes): its scratch
+    folder, everything in the shared forkserver's folder but its socket, and what the probes' uid left in /dev/shm
+    and /tmp (without a uid of their own, a probe's files there cannot be told from others': they stay)."""
+    cfg = state.cfg
     try:
         remove_tree(scratch)
     except OSError as exc:
         print(f"zygote: could not remove {scratch}: {exc}", file=sys.stderr, flush=True)
-    if cfg.write_quota_mb and cfg.uid is not None:
-        quota.remove_shm_files(cfg.uid)  # the machine's /dev/shm: nothing of the probe's may stay
+    _empty_forkserver_folder(state)
+    if cfg.uid is not None:
+        for folder in SHARED_WRITABLE:
+            quota.remove_files_of(cfg.uid, folder)
+
+
+def _empty_forkserver_folder(state: ZygoteState) -> None:
+    """Everything in the forkserver's folder but its listening socket goes; a socket that was replaced stops the
+    server (the next probe starts another)."""
+    folder, address = state.forkserver.folder, state.forkserver.address
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(folder, name)
+        if path == address and state.forkserver.owns_socket():
+            continue
+        try:
+            remove_tree(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
+        except OSError as exc:
+            print(f"zygote: could not remove {path}: {exc}", file=sys.stderr, flush=True)
+    if state.forkserver.running() and not state.forkserver.owns_socket():
+        kill_descendants(os.getpid(), reap=True)  # the server too: ensure_forkserver starts a fresh one
+        state.forkserver.stop()
 
 
 def run_one(state: ZygoteState, request: RunRequest) -> ProbeResult:
@@ -162,7 +192,7 @@ def run_one(state: ZygoteState, request: RunRequest) -> ProbeResult:
     where = where_it_hung(capture_fd, cfg) if outcome.timed_out else ""
     output = read_output(capture_fd, cfg.limits.output_limit)
     os.close(capture_fd)
-    _clean_up(cfg, scratch)
+    _clean_up(state, scratch)
     result = interpret(cfg, outcome, output, request.timeout)
     growth = max(0, outcome.peak_rss_kb - rss_at_start) / 1024 if outcome.peak_rss_kb and rss_at_start else 0.0
     if outcome.timed_out:

@@ -92,10 +92,15 @@ def _shm_bytes(uid: int | None, since: float) -> int:
 
 def remove_shm_files(uid: int) -> None:
     """Remove what the probes' own uid left in /dev/shm, files and folders (nothing else is theirs to leave there)."""
+    remove_files_of(uid, SHM)
+
+
+def remove_files_of(uid: int, folder: str) -> None:
+    """Remove the entries of ``folder`` that ``uid`` owns (files and whole folders): a probe uid's leftovers."""
     from grader.shared.common import remove_tree
 
     try:
-        with os.scandir(SHM) as listing:
+        with os.scandir(folder) as listing:
             for entry in listing:
                 try:
                     if entry.stat(follow_symlinks=False).st_uid == uid:

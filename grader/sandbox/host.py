@@ -99,6 +99,7 @@ class Sandbox:
         self._layers = {"namespaces": found.reason} if found.ok else {}
         self._missing = {} if found.ok else {"namespaces": found.reason}
         self.probe_uid = None  # set in _lay_out: probes run under a uid of their own where that is possible
+        self._searchable: list[str] = []  # folders that uid was given search of (identity.grant_search)
 
         self._lock = threading.RLock()
         self._proc: subprocess.Popen | None = None
@@ -119,6 +120,7 @@ class Sandbox:
         try:
             self._lay_out(tuple(files))
         except BaseException:
+            identity.revoke_search(self._searchable, self.probe_uid)
             remove_tree(self.root)
             raise
         self.isolation = Isolation.from_layers(self._layers, self._missing)
@@ -142,17 +144,26 @@ class Sandbox:
         if why_not := self._why_no_private_uid():
             self._missing["uid"] = why_not
         else:
-            self.probe_uid = identity.unused_uid()
-            self._layers["uid"] = "probes run under a uid of their own, without capabilities"
+            self.probe_uid = self.probe_uid or identity.unused_uid()
+            self._layers["uid"] = "probes run under a uid of their own, without capabilities" + (
+                f" (given search of {', '.join(self._searchable)} by an ACL entry of its own, removed at the end)"
+                if self._searchable else "")
 
     def _why_no_private_uid(self) -> str:
-        """'' if probes can run under a uid of their own here, else why not."""
+        """'' if probes can run under a uid of their own here, else why not. Where the interpreter lives under a
+        folder others cannot search (a pyenv in root's 0700 home), that uid alone is given search of it."""
         if not identity.can_switch_uid():
             return "the grader is not root with CAP_SETUID, CAP_SETGID and CAP_CHOWN"
         if self.jailed:
             return ""
-        unreachable = identity.unreachable_by_others(self._weak_paths())
-        return f"{unreachable} cannot be reached by other users (make the interpreter world-readable)" if unreachable else ""
+        closed = identity.closed_to_others(self._weak_paths())
+        if not closed:
+            return ""
+        uid = identity.unused_uid()
+        if why := identity.grant_search(closed, uid):
+            return f"{closed[0]} cannot be reached by other users, and {why} (make the interpreter world-readable)"
+        self.probe_uid, self._searchable = uid, closed
+        return ""
 
     def _weak_paths(self) -> list[str]:
         """What probes outside a jail must reach: the interpreter and the staged code."""
@@ -280,6 +291,8 @@ class Sandbox:
             finally:
                 atexit.unregister(self.close)
                 if os.getpid() == self._owner_pid:
+                    if self._searchable:
+                        identity.revoke_search(self._searchable, self.probe_uid)
                     try:
                         remove_tree(self.root)
                     except OSError as exc:

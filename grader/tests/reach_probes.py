@@ -48,10 +48,20 @@ def _udp(port: int) -> None:
         sock.sendto(b"from the probe", ("127.0.0.1", port))
 
 
-def reach(solutions_file: str, grader_pid: int, canary: str, results_dir: str, tcp_port: int, udp_port: int) -> dict:
+def _unix(path: str) -> None:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(2)
+        sock.connect(path)
+        sock.sendall(b"from the probe")
+
+
+def reach(solutions_file: str, grader_pid: int, canary: str, results_dir: str, tcp_port: int, udp_port: int,
+          unix_socket: str = "") -> dict:
     """What this probe could do: read solutions/, another process's environment, write the results folder,
-    signal the grader, connect out over TCP and UDP; and the uid it runs as."""
+    signal the grader, connect out over TCP and UDP, connect to a root-owned 0600 Unix socket outside its scratch
+    (a docker.sock, say); and the uid it runs as."""
     return {
+        **({"connect to a Unix socket outside scratch": _attempt(lambda: _unix(unix_socket))} if unix_socket else {}),
         "uid": os.getuid(),
         "read solutions/": _attempt(lambda: _read(solutions_file)),
         "read the grader's environment": _attempt(lambda: _read_canary(grader_pid, canary)),

@@ -107,15 +107,25 @@ class Context:
         """{gh api path: answer (one page for a list)} for this repository, as GitHub would answer."""
         repo = self.repository
         found = {f"repos/{repo}": {"name": repo.split("/")[1], "full_name": repo, "default_branch": self.default_branch},
-                 f"repos/{repo}/releases?per_page=100": [{"tag_name": tag} for tag, _, _ in self.releases],
+                 f"repos/{repo}/releases?per_page=100": [{"tag_name": tag, "draft": False, "published_at": received}
+                                                          for tag, _, received in self.releases],
                  f"repos/{repo}/activity?ref={quote('refs/heads/' + self.default_branch, safe='')}&per_page=100":
                      list(reversed(self.pushes))}
         for tag, commit, received in self.releases:
             found[f"repos/{repo}/git/ref/tags/{quote(tag, safe='/')}"] = {
                 "ref": f"refs/tags/{tag}", "object": {"sha": commit, "type": "commit"}}
-            found[f"repos/{repo}/actions/runs?head_sha={commit}&per_page=100"] = {
-                "total_count": 1, "workflow_runs": [{"created_at": received, "head_sha": commit}]}
+            found.update(self._compare_answers(commit))
         found.update(self.answers)
+        return found
+
+    def _compare_answers(self, commit: str) -> dict[str, object]:
+        """GitHub's compare of ``commit`` with each head of the default branch, the branch's history taken as the
+        sequence of its pushes (a force push starts it anew)."""
+        ref, history, found = f"refs/heads/{self.default_branch}", [], {}
+        for p in sorted((p for p in self.pushes if p["ref"] == ref), key=lambda p: p["timestamp"]):
+            history = [p["after"]] if p["activity_type"] == "force_push" else [*history, p["after"]]
+            status = "identical" if commit == p["after"] else "ahead" if commit in history else "diverged"
+            found[f"repos/{self.repository}/compare/{commit}...{p['after']}"] = {"status": status}
         return found
 
     def expected_commit(self) -> str:

@@ -394,3 +394,30 @@ def student_error_here():
 
 def student_hangs():
     return load_submission("collate").hangs()
+
+
+#: Where a probe may try to leave state for the next one (issue 31: scratch/forkserver/ kept a counter).
+MARK_PLACES = ("forkserver", "/dev/shm", "/tmp")
+
+
+def _mark_paths(tag):
+    forkserver = os.path.join(os.path.dirname(os.getcwd()), "forkserver")
+    return {place: os.path.join(forkserver if place == "forkserver" else place, f"mark-{tag}") for place in MARK_PLACES}
+
+
+def leave_marks(tag):
+    """Write a file in every shared place a probe can write to; {place: written}."""
+    written = {}
+    for place, path in _mark_paths(tag).items():
+        try:
+            with open(path, "w") as fh:
+                fh.write("the last probe was here")
+            written[place] = True
+        except OSError:
+            written[place] = False
+    return written
+
+
+def find_marks(tag):
+    """{place: whether the mark of an earlier probe is still there}."""
+    return {place: os.path.exists(path) for place, path in _mark_paths(tag).items()}

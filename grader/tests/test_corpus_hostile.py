@@ -90,7 +90,7 @@ WATCH_AFTER_EXIT_S = 3.0
 #: container (grader/tests/container.py: no namespaces, so Landlock and seccomp make it "contained").
 PLACES = ("host", "container")
 HOSTILE_SUFFIX = ".hostile"  # stored as conftest.py.hostile etc., so this repository's pytest never loads them
-EXPECT_KEYS = {"description", "affects", "time_bound_s", "flags", "grade_all", "max_points", "min_points", "missing",
+EXPECT_KEYS = {"seed_of_record", "description", "affects", "time_bound_s", "flags", "grade_all", "max_points", "min_points", "missing",
                "needs_jail", "decoy", "plant_reports", "listen_port", "exercises_link", "max_flags", "timeout_scale",
                "cut_note", "says", "max_grader_peak_mb"}
 # Escape sequences, and lines GitHub Actions or Azure Pipelines would take as commands.
@@ -199,9 +199,9 @@ def _digest(folder: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
 
 
-def _check_schema(report: dict, exercises: list[str]) -> None:
+def _check_schema(report: dict, exercises: list[str], seed: int = 7) -> None:
     assert set(report) == REPORT_KEYS, f"report keys {sorted(report)}"
-    assert report["seed"] == 7
+    assert report["seed"] == seed
     assert [e["name"] for e in report["exercises"]] == exercises
     assert isinstance(report["integrity"], dict) and set(report["integrity"]) == {"flags"}
     assert set(report["isolation"]) == {"level", "reason", "layers"} and report["isolation"]["level"] in ("jail", "contained", "weak")
@@ -221,8 +221,10 @@ def _check_schema(report: dict, exercises: list[str]) -> None:
 
 
 def _grade(submission: Path, out: Path, sandbox_tmp: Path, only: list[str] | None, timeout: float,
-           timeout_scale: float = 1.0, where: str = "host"):
-    cmd = [sys.executable, "-m", "grader", "grade", str(submission), "--seed", "7",
+           timeout_scale: float = 1.0, where: str = "host", seed_of_record: int | None = None):
+    """Grade as the hosts do; ``seed_of_record``: a secret seed, passed on stdin as batch and Gradescope pass a pipe."""
+    seed = ["--seed", "7"] if seed_of_record is None else ["--secret-seed-fd", "0"]
+    cmd = [sys.executable, "-m", "grader", "grade", str(submission), *seed,
            "--json", str(out / "result.json"), "--markdown", str(out / "summary.md"),
            "--gradescope", str(out / "results.json"), "--junit", str(out / "junit.xml"),
            "--timeout-scale", str(timeout_scale), "--throughput", "off"]  # the figure's own attacks: test_throughput.py
@@ -236,10 +238,13 @@ def _grade(submission: Path, out: Path, sandbox_tmp: Path, only: list[str] | Non
         cmd = container.container_argv(cmd, source=REPO, submission=submission, results=out,
                                        extra_ro_binds=[REPO], extra_rw_binds=[scratch, sandbox_tmp])
         env = dict(container.CONTAINER_ENV, PYTHONPATH=str(REPO), TMPDIR=str(sandbox_tmp),
-                   **{key: os.environ[key] for key in ("GITHUB_TOKEN", "GRADER_TOKEN") if key in os.environ})
+                   **{key: os.environ[key] for key in ("GITHUB_TOKEN", "GRADER_TOKEN", "GRADER_SEED_KEY") if key in os.environ})
     started = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            stdin=subprocess.DEVNULL if seed_of_record is None else subprocess.PIPE, start_new_session=True)
+    if seed_of_record is not None:
+        proc.stdin.write(str(seed_of_record).encode())
+        proc.stdin.close()
     streams = {}
     readers = [threading.Thread(target=lambda name=name: streams.__setitem__(name, getattr(proc, name).read()), daemon=True)
                for name in ("stdout", "stderr")]
@@ -391,6 +396,12 @@ def test_hostile_submission(name, where, tmp_path, sandbox_tmp, monkeypatch, rep
         pytest.skip(f"needs the simulated container at level contained: {why}")
     secrets_set = {"GITHUB_TOKEN": f"ghp_fake{secrets.token_hex(16)}",
                    "GRADER_TOKEN": f"grader-secret-{secrets.token_hex(16)}"}
+    seed_of_record = None
+    if expect.get("seed_of_record"):  # the course key in the grader's environment (worse than any host), its seed on a pipe
+        from grader.engine.seeds import student_seed
+
+        secrets_set["GRADER_SEED_KEY"] = f"course-key-{secrets.token_hex(16)}"
+        seed_of_record = student_seed(secrets_set["GRADER_SEED_KEY"].encode(), "mallory")
     for key, value in secrets_set.items():
         monkeypatch.setenv(key, value)
     if expect.get("exercises_link"):
@@ -408,7 +419,7 @@ def test_hostile_submission(name, where, tmp_path, sandbox_tmp, monkeypatch, rep
 
     try:
         code, wall, stdout, stderr = _grade(submission, out, sandbox_tmp, only, expect["time_bound_s"] + 60,
-                                            expect.get("timeout_scale", 1.0), where=where)
+                                            expect.get("timeout_scale", 1.0), where=where, seed_of_record=seed_of_record)
         digest = _digest(out)
         exited = time.monotonic()
         left = _wait_no_processes(sandbox_tmp, tmp_path)
@@ -439,7 +450,7 @@ def test_hostile_submission(name, where, tmp_path, sandbox_tmp, monkeypatch, rep
     assert sizes["result.json"] <= REPORT_CAPS["json"] and sizes["results.json"] <= REPORT_CAPS["json"], sizes
     assert sizes["summary.md"] <= REPORT_CAPS["markdown"], sizes
     report = json.loads((out / "result.json").read_text())
-    _check_schema(report, exercises)
+    _check_schema(report, exercises, 7 if seed_of_record is None else seed_of_record)
     assert report["isolation"]["level"] == _expected_level(where), report["isolation"]
     gradescope = json.loads((out / "results.json").read_text())
     assert gradescope == json.loads(to_gradescope(GradeResult.from_dict(report))), "results.json is not the grader's own"
@@ -478,6 +489,11 @@ def test_hostile_submission(name, where, tmp_path, sandbox_tmp, monkeypatch, rep
     for key, value in secrets_set.items():
         for where, text in texts.items():
             assert value not in text, f"the secret {key} appears in the {where}"
+    if seed_of_record is not None:  # the JSON report keeps the seed of record (for the instructor): nowhere else
+        shown = {**texts, "json": json.dumps({k: v for k, v in report.items() if k != "seed"})}
+        assert "LOOT" in shown["json"], "the hunt ran (else this proves nothing)"
+        for where, text in shown.items():
+            assert str(seed_of_record) not in text, f"the seed of record appears in the {where}"
     for where, text in texts.items():
         strings = "\n".join(_strings(json.loads(text))) if where in ("json", "gradescope") else text
         found = INJECTION.search(strings)

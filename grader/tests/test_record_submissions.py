@@ -27,6 +27,11 @@ A, B, C = "a" * 40, "b" * 40, "c" * 40
 ACTIVITY = "repos/course/{}/activity?ref=refs%2Fheads%2F{}&per_page=100"
 
 
+def release(tag: str, published: str | None, draft: bool = False) -> dict:
+    """A Release as GitHub lists it: ``published_at`` is the server's time (``created_at`` is the commit's date)."""
+    return {"tag_name": tag, "draft": draft, "created_at": "2026-11-01T00:00:00Z", "published_at": published}
+
+
 def push(sha: str, when: str, ref: str = "refs/heads/main", kind: str = "push") -> dict:
     return {"activity_type": kind, "ref": ref, "after": sha, "before": "0" * 40, "timestamp": when}
 
@@ -86,14 +91,36 @@ def test_a_force_push_counts_and_a_branch_deletion_does_not(gh):
 def test_a_classroom50_submission_through_an_annotated_tag(gh):
     answers, save, _ = gh
     answers.update(honest("cat", [push(A, "2026-12-01T20:00:00Z")]))
-    answers["repos/course/cat/releases?per_page=100"] = [{"tag_name": "submit/1"}, {"tag_name": "v1"}]
+    answers["repos/course/cat/releases?per_page=100"] = [release("submit/1", "2026-12-01T18:00:00Z"),
+                                                         release("v1", "2026-12-01T18:30:00Z")]
     answers["repos/course/cat/git/ref/tags/submit/1"] = {"object": {"sha": C, "type": "tag"}}
     answers[f"repos/course/cat/git/tags/{C}"] = {"object": {"sha": B, "type": "commit"}}
-    answers[f"repos/course/cat/actions/runs?head_sha={B}&per_page=100"] = {
-        "workflow_runs": [{"created_at": "2026-12-01T19:00:00Z"}, {"created_at": "2026-12-01T18:00:00Z"}]}
+    answers[f"repos/course/cat/compare/{B}...{A}"] = {"status": "ahead"}  # B was pushed to main before A
     save()
     found = record("course/cat")
-    assert (found.commit, found.server_time, found.source) == (B, "2026-12-01T18:00:00Z", "classroom50 release submit/1")
+    assert (found.commit, found.server_time, found.source) == (
+        B, "2026-12-01T18:00:00Z", "classroom50 release submit/1 (on refs/heads/main at the deadline)")
+
+
+def test_a_late_tag_or_a_tag_on_another_branch_never_moves_the_record(gh):
+    """The third red team: ``submit/`` tags and Releases on a commit pushed before the deadline only to ``wip``, one
+    published before the deadline and one after (on the fake gh, its workflow runs date from before the deadline
+    too, which main took as the time): the record is the default branch's head at the deadline."""
+    answers, save, calls = gh
+    answers.update(honest("eve", [push(A, "2026-12-01T20:00:00Z")]))
+    answers["repos/course/eve/releases?per_page=100"] = [release("submit/late", "2026-12-02T09:00:00Z"),
+                                                         release("submit/wip", "2026-12-01T21:00:00Z"),
+                                                         release("submit/draft", None, draft=True)]
+    for tag in ("late", "wip", "draft"):
+        answers[f"repos/course/eve/git/ref/tags/submit/{tag}"] = {"object": {"sha": C, "type": "commit"}}
+    answers[f"repos/course/eve/actions/runs?head_sha={C}&per_page=100"] = {
+        "workflow_runs": [{"created_at": "2026-12-01T12:00:00Z", "head_branch": "wip", "event": "push"}]}
+    answers[f"repos/course/eve/compare/{C}...{A}"] = {"status": "diverged"}  # C is only on wip
+    save()
+    found = record("course/eve")
+    assert (found.commit, found.server_time, found.source) == (A, "2026-12-01T20:00:00Z", "push to refs/heads/main"), found
+    asked = [c[-1] for c in calls()]
+    assert f"repos/course/eve/compare/{C}...{A}" in asked and "repos/course/eve/git/ref/tags/submit/late" not in asked
 
 
 HOSTILE = {
@@ -107,11 +134,11 @@ HOSTILE = {
                            "a commit id that is not 40 hex digits"),
     "time without zone": ({ACTIVITY.format("eve", "main"): [push(A, "2026-11-30T10:00:00")]}, "not ISO 8601 with a zone"),
     "releases page an object": ({"repos/course/eve/releases?per_page=100": {"message": "Not Found"}}, "is an object, not a list"),
-    "tag ref is a list": ({"repos/course/eve/releases?per_page=100": [{"tag_name": "submit/x"}],
+    "tag ref is a list": ({"repos/course/eve/releases?per_page=100": [release("submit/x", "2026-11-30T11:00:00Z")],
                            "repos/course/eve/git/ref/tags/submit/x": [{"ref": "refs/tags/submit/x"}]}, "is a list, not an object"),
-    "tag names a tree": ({"repos/course/eve/releases?per_page=100": [{"tag_name": "submit/x"}],
+    "tag names a tree": ({"repos/course/eve/releases?per_page=100": [release("submit/x", "2026-11-30T11:00:00Z")],
                           "repos/course/eve/git/ref/tags/submit/x": {"object": {"sha": A, "type": "tree"}}}, "names a tree"),
-    "tag name git forbids": ({"repos/course/eve/releases?per_page=100": [{"tag_name": "submit/a b?c"}]},
+    "tag name git forbids": ({"repos/course/eve/releases?per_page=100": [release("submit/a b?c", "2026-11-30T11:00:00Z")]},
                              "is not a ref name git allows"),
     "not JSON": ({"repos/course/eve": {"__gh__": {"stdout": "<html>rate limited</html>"}}}, "is not JSON"),
     "gh fails": ({"repos/course/eve": {"__gh__": {"exit": 1, "stderr": "gh: Bad credentials (HTTP 401)"}}},

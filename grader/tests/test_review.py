@@ -228,3 +228,76 @@ def test_the_similarity_is_the_same_in_every_run(tmp_path):
         assert done.returncode == 0, done.stderr[-2000:]
         tables.append((out / "pairs.csv").read_text())
     assert tables[0] == tables[1] and len(tables[0].splitlines()) == 1 + 6, tables
+
+
+# --------------------------------------------------------------------------
+# Built names, and a review bounded per student (issue 31)
+# --------------------------------------------------------------------------
+
+#: The third red team's spellings: 0 findings before constant folding, where the plain spellings give 5.
+BUILT = ('import sys, os, base64\nfrom importlib import import_module\n'
+         'f = vars(sys)["_get" + "frame"](0)\n'
+         'b = getattr(f, "f_" + "back")\n'
+         'm = import_module("ct" + "ypes")\n'
+         'e = os.__dict__["_" + "exit"]\n'
+         'p = "/" + "proc"\n'
+         'q = "".join(["/pr", "oc"]) + f"{\'/self\'}/maps"\n'
+         'r = bytes.fromhex("2f70726f63").decode()\n'
+         't = base64.b64decode("L3Byb2M=")\n'
+         'u = __import__(f"{\'s\'}ys")._getframe\n')
+
+
+def test_names_built_from_constants_are_folded_before_matching():
+    found, note = scan_source(BUILT.encode(), "collate.py")
+    assert note == ""
+    by_line = {}
+    for f in found:
+        by_line.setdefault(f.line, set()).add(f.construct)
+    built = "a name built from string pieces (getattr, vars, __dict__ or an import)"
+    assert by_line == {
+        3: {"frame inspection", built}, 4: {"frame inspection", built},
+        5: {"ctypes (C functions and raw memory)", built}, 6: {"process control (signals, exits, forks)", built},
+        7: {"a /proc path"}, 8: {"a /proc path"}, 9: {"a /proc path"}, 10: {"a /proc path"},
+        11: {"frame inspection", built}}, by_line
+
+
+def test_a_file_of_findings_is_scanned_in_linear_time_with_a_count_of_the_rest():
+    """5k ``os.dup`` lines (main compared each finding with every earlier one: 11 s, 69 s for 20k): every use counted,
+    20 listed."""
+    from grader.tools.constructs import MAX_PER_CONSTRUCT
+
+    source = b"import os\nif 0:\n" + b"".join(b" os.dup(%d)\n" % (i % 10) for i in range(5_000))
+    found, note = scan_source(source, "collate.py")
+    assert len(found) == MAX_PER_CONSTRUCT and {f.construct for f in found} == {"file-descriptor I/O"}
+    assert f"{5_000 - MAX_PER_CONSTRUCT} more file-descriptor I/O not listed" in note, note
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_one_megabyte_of_findings_does_not_stop_the_class_review(tmp_path):
+    """The red team's file: a right collate.py with ~1 MB of ``os.dup(...)`` lines in an ``if 0:`` block (main's scan
+    gave no output after 600 s). With a budget of 5 s per student, the class's review is written in full; the bound:
+    one parse of the file (a few seconds for 1 MB; the parse cannot be cut short) plus the budget, plus copydetect on
+    at most 64 KB of it. The student is listed as over a limit, the honest two are not, and their pair is found."""
+    from grader.tools.review import MAX_FILE_BYTES
+
+    klass = tmp_path / "class"
+    right = (REPO / "solutions" / "collate.py").read_bytes()
+    for name in ("ada", "bob"):
+        (klass / name).mkdir(parents=True)
+        (klass / name / "collate.py").write_bytes(right)
+    block = b"\nimport os\nif 0:\n" + b" os.dup(0)\n" * ((MAX_FILE_BYTES - len(right) - 20) // 11)
+    (klass / "mal").mkdir()
+    (klass / "mal" / "collate.py").write_bytes(right + block)
+    assert MAX_FILE_BYTES - 64 < len(right + block) <= MAX_FILE_BYTES
+    done = review(str(klass), "--student-budget", "5", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = (tmp_path / "out" / "review.md").read_text()
+    over = report.split("## Over a limit", 1)[1].split("\n## ", 1)[0]
+    assert "- mal: over" in over and "ada" not in over and "bob" not in over, over
+    constructs = _csv((tmp_path / "out" / "constructs.csv").read_text())
+    assert len(constructs) <= 100 and {c["student"] for c in constructs} <= {"mal"}, "the parse alone may use the budget"
+    pairs = _csv((tmp_path / "out" / "pairs.csv").read_text())
+    assert {pairs[0]["student_a"], pairs[0]["student_b"]} == {"ada", "bob"}, pairs
+    assert "it cannot see names that depend on run-time values" in report, "the review says what the scan cannot see"
+    print(f"the review of 3 students, one with a 1 MB file of findings: {done.stdout.strip()}")

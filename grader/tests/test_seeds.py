@@ -157,8 +157,9 @@ def test_grade_seed_replays_a_student_exactly(graded, tmp_path):
     record = json.loads((Path(graded["results_dir"]) / "max.json").read_text())
     replay = tmp_path / "replay.json"
     done = subprocess.run([sys.executable, "-m", "grader", "grade", str(Path(graded["files_dir"]) / "max"), "--quiet",
-                           "--seed", str(record["seed"]), "--secret-seed", "--min-isolation", "jail", "--gpu", "off",
-                           "--json", str(replay)], cwd=REPO, capture_output=True, text=True, timeout=600)
+                           "--secret-seed-fd", "0", "--min-isolation", "jail", "--gpu", "off",
+                           "--json", str(replay)], cwd=REPO, capture_output=True, text=True, timeout=600,
+                          input=str(record["seed"]))
     assert done.returncode == 0, done.stderr[-3000:]
     again = json.loads(replay.read_text())
     ran = [c for e in record["exercises"] for c in e["checks"] if c["status"] == "passed"]
@@ -201,13 +202,13 @@ def _gradescope_run(tmp_path: Path, monkeypatch, key: bytes | None, metadata):
 def test_gradescope_grades_with_the_students_seed_of_record(tmp_path, monkeypatch, capsys):
     metadata = {"id": 123456, "users": [{"email": "student@example.com", "id": 1234, "name": "Student User"}]}
     module = _gradescope_run(tmp_path, monkeypatch, KEY, metadata)
-    assert module.seed_arguments() == ["--seed", str(seeds.student_seed(KEY, "1234")), "--secret-seed"]
+    assert module.seed_of_record() == seeds.student_seed(KEY, "1234")
     assert not module.KEY_FILE.exists(), "the key is gone before the student's code runs"
     assert "seed of record" in capsys.readouterr().out
-    assert module.seed_arguments() == [], "no key (read once): a fresh seed"
+    assert module.seed_of_record() is None, "no key (read once): a fresh seed"
     module.KEY_FILE.write_bytes(KEY)
     (tmp_path / "submission_metadata.json").write_text("{not json")
-    assert module.seed_arguments() == [] and "WARNING: no student id" in capsys.readouterr().out
+    assert module.seed_of_record() is None and "WARNING: no student id" in capsys.readouterr().out
 
 
 @pytest.mark.slow

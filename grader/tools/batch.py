@@ -70,9 +70,11 @@ from pathlib import Path
 
 from grader.engine import provenance, seeds
 from grader.engine.results import GradeResult
+from grader.engine.secret_seed import seed_pipe
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.report_files import write_text
+from grader.text import clean_text
 from grader.tools.class_reports import BatchError, write_class_reports
 from grader.tools.intake import Intake, IntakeError, annotate, read_commit
 from grader.tools.intake_folder import read_folder
@@ -142,14 +144,19 @@ def grade_one(student: str, folder: Path, out: Path, seed: int, timeout: float, 
               secret: bool = False) -> tuple[str, str]:
     """Grade one student in its own process; return (student, error message or "")."""
     results, feedback = out / "results", out / "feedback"
-    cmd = [sys.executable, "-m", "grader", "grade", str(folder), "--quiet", "--seed", str(seed),
-           *(["--secret-seed"] if secret else []),
+    fd = seed_pipe(seed) if secret else None  # a seed of record never goes on the command line
+    cmd = [sys.executable, "-m", "grader", "grade", str(folder), "--quiet",
+           *(["--secret-seed-fd", str(fd)] if secret else ["--seed", str(seed)]),
            "--json", str(results / f"{student}.json"), "--markdown", str(feedback / f"{student}.md"), *extra]
     env = {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
     try:
-        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout, env=env)
+        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout, env=env,
+                              pass_fds=() if fd is None else (fd,))
     except subprocess.TimeoutExpired:
         return student, f"grading did not finish within {timeout:.0f} s"
+    finally:
+        if fd is not None:
+            os.close(fd)
     if proc.returncode != 0 or not (results / f"{student}.json").is_file():
         lines = [line for line in proc.stderr.splitlines() if line.strip()]
         return student, f"grader exit code {proc.returncode}: {lines[-1] if lines else 'no message'}"
@@ -211,6 +218,7 @@ class Progress:
         self.done += 1
         elapsed = time.monotonic() - self.start
         eta = elapsed / self.done * (self.total - self.done)
+        student, error = clean_text(student), clean_text(error)
         filled = int(30 * self.done / self.total)
         bar = f"[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}  {elapsed:5.0f} s elapsed, ~{eta:4.0f} s left"
         if self.tty:

@@ -16,6 +16,7 @@ import stat
 from pathlib import Path
 
 from grader.engine.results import GradeResult
+from grader.text import clean_text
 from grader.writers import class_summary_markdown, gradebook_csv
 from grader.writers.formatting import JSON_REPORT_BYTES
 
@@ -46,7 +47,7 @@ def collect_rows(dirs: list[Path]) -> list:
             rows[path.stem] = _report_row(path)
         for path in sorted(results.glob("*.error.txt")):
             student = path.name.removesuffix(".error.txt")
-            rows.setdefault(student, (student, None, _read_small(path, MAX_ERROR_CHARS).strip()))
+            rows.setdefault(student, (student, None, clean_text(_read_small(path, MAX_ERROR_CHARS)).strip()))
     return [rows[s] for s in sorted(rows)]
 
 
@@ -107,8 +108,8 @@ def merge(dirs: list[Path], out: Path, roster: Path | None = None) -> list:
 
 def report_rows(rows, out: Path) -> int:
     graded = sum(1 for _, result, _ in rows if result is not None)
-    print(f"{graded} of {len(rows)} students graded; gradebook: {out / 'gradebook.csv'}, summary: {out / 'summary.md'}")
+    print(clean_text(f"{graded} of {len(rows)} students graded; gradebook: {out / 'gradebook.csv'}, summary: {out / 'summary.md'}"))
     for student, result, error in rows:
         if result is None:
-            print(f"  {student}: {error}")
+            print(clean_text(f"  {student}: {error}"))
     return 0

@@ -7,21 +7,28 @@ for each student repository, the commit to grade and the server time that
 makes it the submission at the deadline. ``batch --deadline --server-record``
 grades exactly those commits.
 
-Two sources, tried in this order for each repository:
+One rule for every host: **a submission counts only if its commit was on the
+default branch at the deadline, by the server's time**. What the branch held
+is read from the pushes to it (asked of GitHub: ``default_branch``; the
+repository activity API, asked for that branch's ref and checked again entry
+by entry: ``ref`` must be ``refs/heads/<default branch>``): each push has a
+server ``timestamp`` and the commit it moved the branch to (``after``). The
+head at the deadline is the ``after`` of the newest push at or before it. A
+push to any other branch never counts.
 
-* **Classroom 50 submissions**: ``submit/...`` tags with a Release. A tag's
-  name and a Release's ``created_at`` come from the student's clock or the
-  commit, so the time taken is when GitHub received the push that ran the
-  submission's workflow: the earliest workflow run (``created_at``) for the
-  tag's commit.
-* **Pushes to the default branch** (asked of GitHub: ``default_branch``),
-  from the repository activity API, asked for that branch's ref and checked
-  again entry by entry (``ref`` must be ``refs/heads/<default branch>``): each
-  push has a server ``timestamp`` and the commit it moved the branch to
-  (``after``). A push to any other branch never counts.
+* **Pushes**: the head of the default branch at the deadline.
+* **Classroom 50 submissions** (``submit/...`` tags with a published
+  Release) choose among the commits of that branch: a Release counts only if
+  GitHub published it at or before the deadline (``published_at``, the
+  server's time; ``created_at`` is the commit's date, and a tag has no time
+  at all) and its tag's commit is the head at the deadline or an ancestor of
+  it (GitHub's compare API: ``identical`` or ``ahead``). The newest such
+  Release wins over the head. A tag or Release made after the deadline, or on
+  a commit only another branch held, never moves the record (issue 31: a
+  late ``submit/`` tag on a commit pushed to ``wip``).
 
-The newest submission or push at or before the deadline wins; a repository
-with none gets an entry without a commit, and batch reports it.
+A repository with no push to its default branch by the deadline gets an
+entry without a commit, and batch reports it.
 
 Every answer of the API is checked for the shape GitHub documents (:mod:`grader.tools.github_api`: an
 object or a list, the keys used, their types, commit ids of 40 hex digits,
@@ -85,22 +92,28 @@ def pushes(repository: str, branch: str) -> list[dict]:
     return found
 
 
-def submissions(repository: str) -> tuple[list[dict], dict[str, tuple[str, str]]]:
-    """(Releases, {submit/ tag: (commit, server time its push was received)}) of a Classroom 50 repository."""
+def submissions(repository: str, deadline: datetime) -> list[tuple[str, str, str]]:
+    """(tag, commit, published_at) of every ``submit/`` Release GitHub published at or before ``deadline``."""
     path = f"repos/{repository}/releases?per_page=100"
     releases = [expect_object(r, path, tag_name=str) for r in gh_api(path, pages=True)]
-    received = {}
+    found = []
     for release in releases:
         tag = release["tag_name"]
-        if not tag.startswith("submit/"):
-            continue
-        commit = tag_commit(repository, tag)
-        runs_path = f"repos/{repository}/actions/runs?head_sha={commit}&per_page=100"
-        runs = expect_object(gh_api(runs_path), runs_path, workflow_runs=list)["workflow_runs"]
-        times = sorted(expect_time(expect_object(run, runs_path, created_at=str)["created_at"], runs_path) for run in runs)
-        if times:
-            received[tag] = (commit, min(times, key=parse_time))
-    return releases, received
+        if not tag.startswith("submit/") or release.get("draft") or release.get("published_at") is None:
+            continue  # a draft is not published, and has no server time
+        published = expect_time(release["published_at"], path)
+        if parse_time(published) <= deadline:
+            found.append((tag, tag_commit(repository, tag), published))
+    return found
+
+
+def on_branch_at(repository: str, commit: str, head: str) -> bool:
+    """Whether ``commit`` is ``head`` or an ancestor of it (GitHub's compare of the two)."""
+    if commit == head:
+        return True
+    path = f"repos/{repository}/compare/{commit}...{head}"
+    status = expect_object(gh_api(path), path, status=str)["status"]
+    return status in ("ahead", "identical")
 
 
 def tag_commit(repository: str, tag: str) -> str:
@@ -130,33 +143,24 @@ def latest_push(repository: str, pushes: list[dict], deadline: datetime) -> Subm
     return Submission(repository, best["after"], best["timestamp"], f"push to {best['ref']}")
 
 
-def latest_release(repository: str, releases: list[dict], received: dict[str, tuple[str, str]],
-                   deadline: datetime) -> Submission | None:
-    """The newest Classroom 50 submission whose push reached GitHub at or before ``deadline``.
-
-    ``releases`` are the repository's Releases (API entries); ``received``
-    maps a ``submit/`` tag to (commit, server time the push was received).
-    """
-    best = None
-    for release in releases:
-        tag = release.get("tag_name", "")
-        if not isinstance(tag, str) or not tag.startswith("submit/") or tag not in received:
-            continue
-        commit, when = received[tag]
-        if commit and parse_time(when) <= deadline and (best is None or parse_time(when) > parse_time(best.server_time)):
-            best = Submission(repository, commit, when, f"classroom50 release {tag}")
-    return best
+def latest_release(repository: str, published: list[tuple[str, str, str]], head: Submission) -> Submission | None:
+    """The newest Classroom 50 submission (``published``: see :func:`submissions`) whose commit the default
+    branch held at the deadline (``head``: its newest push by then)."""
+    for tag, commit, when in sorted(published, key=lambda r: parse_time(r[2]), reverse=True):
+        if on_branch_at(repository, commit, head.commit):
+            return Submission(repository, commit, when, f"classroom50 release {tag} (on {head.source[8:]} at the deadline)")
+    return None
 
 
 def record(repository: str, deadline: datetime) -> Submission:
     """Ask GitHub what ``repository`` held at ``deadline``; AnswerError for an answer of the wrong shape."""
     if not REPOSITORY.fullmatch(repository):
         raise AnswerError(f"{repository[:80]!r} is not owner/name")
-    releases, received = submissions(repository)
-    found = latest_release(repository, releases, received, deadline)
-    if found is None:
-        found = latest_push(repository, pushes(repository, default_branch(repository)), deadline)
-    return found or Submission(repository, "", "", "nothing pushed to the default branch before the deadline")
+    published = submissions(repository, deadline)
+    head = latest_push(repository, pushes(repository, default_branch(repository)), deadline)
+    if head is None:
+        return Submission(repository, "", "", "nothing pushed to the default branch before the deadline")
+    return latest_release(repository, published, head) or head
 
 
 def record_all(repositories: list[str], deadline: datetime, log=print) -> list[Submission]:

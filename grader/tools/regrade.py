@@ -25,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 from grader.engine.results import EXERCISES, GradeResult
+from grader.engine.secret_seed import seed_pipe
 from grader.paths import REPO
 from grader.tools.batch import SECRET_VARIABLES
 from grader.tools.class_reports import MAX_REPORT_BYTES
@@ -75,13 +76,13 @@ def read_report(path: Path) -> GradeResult:
 
 
 def grade_options(original: GradeResult) -> list[str]:
-    """The ``grade`` options that replay ``original``: its seed (secret, or a repository's public one, or plain),
-    scale, exercises and GPU choice."""
-    seed = (["--seed-from-repository", original.seed_from_repository] if original.seed_from_repository
-            else ["--seed", str(original.seed)])
-    options = [*seed, "--timeout-scale", f"{original.timeout_scale:g}", "--gpu", "off" if original.gpu in ("", "none") else "on"]
-    if original.seed_secret:
-        options.append("--secret-seed")
+    """The ``grade`` options that replay ``original``: its seed (a repository's public one, or plain; a seed of record
+    goes on a pipe, never here), scale, exercises and GPU choice."""
+    options = ["--timeout-scale", f"{original.timeout_scale:g}", "--gpu", "off" if original.gpu in ("", "none") else "on"]
+    if original.seed_from_repository:
+        options += ["--seed-from-repository", original.seed_from_repository]
+    elif not original.seed_secret:
+        options += ["--seed", str(original.seed)]  # a seed of record goes on a pipe (regrade)
     graded = [e.name for e in original.exercises]
     if graded and set(graded) != set(EXERCISES):
         options += ["--only", ",".join(graded)]
@@ -94,13 +95,18 @@ def regrade(original: GradeResult, submission: Path, keep: Path | None = None) -
         raise RegradeError(f"submission folder {submission} does not exist")
     with tempfile.TemporaryDirectory(prefix="grader-regrade-") as tmp:
         report = keep or Path(tmp) / "regrade.json"
+        fd = seed_pipe(original.seed) if original.seed_secret else None
         cmd = [sys.executable, "-m", "grader", "grade", str(submission), "--quiet", "--json", str(report),
-               *grade_options(original)]
+               *grade_options(original), *(["--secret-seed-fd", str(fd)] if fd is not None else [])]
         env = {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
         try:
-            done = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=GRADE_TIMEOUT_S)
+            done = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=GRADE_TIMEOUT_S,
+                                  pass_fds=() if fd is None else (fd,))
         except subprocess.TimeoutExpired:
             raise RegradeError(f"the regrade did not finish within {GRADE_TIMEOUT_S} s") from None
+        finally:
+            if fd is not None:
+                os.close(fd)
         if done.returncode != 0 or not report.is_file():
             lines = [line for line in done.stderr.splitlines() if line.strip()]
             raise RegradeError(f"the grader exited with status {done.returncode}: {lines[-1] if lines else 'no message'}")

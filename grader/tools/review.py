@@ -15,6 +15,16 @@ wrote. Files are read as regular files only (never through a link), at most
 or above ``--threshold``), ``reference.csv`` (students at or above it against
 the reference), ``constructs.csv``, ``flags.csv`` and ``similarity/<exercise>.html``
 (copydetect's report). Exit status 0 when the review is written, 2 for bad input.
+
+Each student's review is bounded (DESIGN.md, principle 8: one file cannot stop
+the review of the class): the scan of a student's files has a time budget
+(``--student-budget``, :data:`STUDENT_BUDGET_S`; the parse of a 1 MB file
+counts against it), at most :data:`MAX_ROWS_PER_STUDENT` constructs are listed
+per student (and :data:`~grader.tools.constructs.MAX_PER_CONSTRUCT` per
+construct and file), and copydetect sees at most the first
+:data:`SIMILARITY_BYTES` of each file. A student over any of them is listed
+under "Over a limit", with what was cut; the report is written for the whole
+class whatever one student's files hold.
 """
 
 from __future__ import annotations
@@ -30,11 +40,17 @@ from pathlib import Path
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES, EXERCISES, exercise
 from grader.report_files import write_text
-from grader.tools.constructs import scan_source
+from grader.tools.constructs import BLIND_SPOTS, scan_source
 from grader.writers.gradebook import _csv_cell
 from grader.writers.markdown import md_inline
 
 MAX_FILE_BYTES = 1 << 20
+#: Seconds of scanning per student (all five files, parsing included).
+STUDENT_BUDGET_S = 60.0
+#: The most constructs listed per student; the rest are counted.
+MAX_ROWS_PER_STUDENT = 100
+#: The most bytes of one file copydetect compares (the largest honest answer is a few KB).
+SIMILARITY_BYTES = 64 << 10
 DEFAULT_THRESHOLD = 0.5
 #: The most rows of a table in review.md (the CSVs hold every row).
 MD_ROWS = 200
@@ -109,8 +125,34 @@ def labels(students) -> dict[str, str]:
     return {s: s if SAFE_NAME.fullmatch(s) else f"student-{i}" for i, s in enumerate(sorted(students), start=1)}
 
 
+def scan_student(files: dict[str, bytes], budget_s: float) -> tuple[list, list[str], list[str]]:
+    """(findings, notes, the limits it went over) for one student's files, within ``budget_s`` seconds of scanning."""
+    deadline = time.monotonic() + budget_s
+    found, notes, over = [], [], []
+    for name, source in files.items():
+        try:
+            findings, note = scan_source(source, name, deadline=deadline)
+        except Exception as exc:  # one file never stops the review of the class
+            findings, note = [], f"{name} could not be scanned ({type(exc).__name__})"
+        found += findings
+        if note:
+            notes.append(note)
+        if "over the time budget" in note:
+            over.append(f"the scan's time budget of {budget_s:g} s ({note})")
+            break
+    more = [n for n in notes if "not listed" in n]
+    if more:
+        over.append("the output cap per construct: " + "; ".join(more))
+    if len(found) > MAX_ROWS_PER_STUDENT:
+        over.append(f"the output cap of {MAX_ROWS_PER_STUDENT} constructs per student: {len(found) - MAX_ROWS_PER_STUDENT} "
+                    f"more not listed")
+        found = found[:MAX_ROWS_PER_STUDENT]
+    return found, notes, over
+
+
 def review(submissions: Path, out: Path, *, threshold: float = DEFAULT_THRESHOLD, results: Path | None = None,
-           boilerplate: list[Path] | None = None, reference: Path | None = None) -> dict:
+           boilerplate: list[Path] | None = None, reference: Path | None = None,
+           student_budget_s: float = STUDENT_BUDGET_S) -> dict:
     """Write the review of the class in ``submissions`` into ``out``; return what it found (for the tests)."""
     from grader.tools.similarity import compare_class
 
@@ -121,15 +163,18 @@ def review(submissions: Path, out: Path, *, threshold: float = DEFAULT_THRESHOLD
     flags = read_flags(results) if results is not None else []
     students, notes = read_class(submissions)
     label = labels(students)
-    constructs, unscanned = [], []
+    constructs, unscanned, over = [], [], []
     for student, files in students.items():
-        for name, source in files.items():
-            found, note = scan_source(source, name)
-            constructs += [(student, f) for f in found]
-            if note:
-                unscanned.append(f"{student}: {note}")
+        found, scan_notes, limits = scan_student(files, student_budget_s)
+        constructs += [(student, f) for f in found]
+        unscanned += [f"{student}: {note}" for note in scan_notes if "not listed" not in note]
+        over += [(student, limit) for limit in limits]
+        cut = sorted(name for name, source in files.items() if len(source) > SIMILARITY_BYTES)
+        if cut:
+            over.append((student, f"the similarity's cap: only the first {SIMILARITY_BYTES >> 10} KB of {', '.join(cut)} compared"))
     modules = {e: exercise(e).module for e in EXERCISES}
-    per_exercise = {e: {label[s]: files[m] for s, files in students.items() if m in files} for e, m in modules.items()}
+    per_exercise = {e: {label[s]: files[m][:SIMILARITY_BYTES] for s, files in students.items() if m in files}
+                    for e, m in modules.items()}
     stubs = {e: [p / m for p in (boilerplate or [REPO / "exercises"]) if (p / m).is_file()] for e, m in modules.items()}
     refs = {e: reference / m for e, m in modules.items() if reference and (reference / m).is_file()}
     try:
@@ -141,9 +186,9 @@ def review(submissions: Path, out: Path, *, threshold: float = DEFAULT_THRESHOLD
     listed = [p for p in pairs if p.similarity >= threshold]
     close = [p for p in to_reference if p.similarity >= threshold]
     seconds = round(time.monotonic() - started, 1)
-    _write(out, listed, close, constructs, flags, notes + unscanned, named, threshold, len(students), seconds)
+    _write(out, listed, close, constructs, flags, notes + unscanned, named, threshold, len(students), seconds, over)
     return {"pairs": listed, "all_pairs": pairs, "reference": close, "constructs": constructs, "flags": flags,
-            "notes": notes + unscanned, "names": named, "seconds": seconds}
+            "notes": notes + unscanned, "names": named, "seconds": seconds, "over": over}
 
 
 def _csv(header: list[str], rows) -> str:
@@ -154,7 +199,7 @@ def _csv(header: list[str], rows) -> str:
     return buf.getvalue()
 
 
-def _write(out: Path, pairs, close, constructs, flags, notes, named, threshold, count, seconds) -> None:
+def _write(out: Path, pairs, close, constructs, flags, notes, named, threshold, count, seconds, over=()) -> None:
     name = lambda label: named.get(label, label)  # noqa: E731
     write_text(out / "pairs.csv", _csv(["exercise", "student_a", "student_b", "similarity", "share_a", "share_b", "tokens"],
                [(p.exercise, name(p.first), name(p.second), f"{p.similarity:.3f}", f"{p.share_first:.3f}",
@@ -179,12 +224,14 @@ def _write(out: Path, pairs, close, constructs, flags, notes, named, threshold, 
            + [f"| {md_inline(p.exercise)} | {md_inline(name(p.first))} | {p.share_first:.2f} | {p.tokens} |" for p in close[:MD_ROWS]]
            + (["", f"{len(close) - MD_ROWS} more in reference.csv."] if len(close) > MD_ROWS else [])
            ) if close else ["No comparison with a reference, or none at or above the threshold."]
-    md += ["", "## Constructs with no place in an honest answer", ""]
+    md += ["", "## Constructs with no place in an honest answer", "", BLIND_SPOTS, ""]
     md += (["| Student | File:line | Construct | Code |", "| --- | --- | --- | --- |"]
            + [f"| {md_inline(s)} | {md_inline(f.file)}:{f.line} | {md_inline(f.construct)} | `{md_inline(f.code)[:120]}` |"
               for s, f in constructs]) if constructs else ["None found."]
     md += ["", "## Integrity flags the grading raised", ""]
     md += [f"- {md_inline(s)}: {md_inline(flag)}" for s, flag in flags] if flags else ["None (or no --results given)."]
+    md += ["", "## Over a limit (reviewed in part: look at these students' files yourself)", ""]
+    md += [f"- {md_inline(s)}: over {md_inline(limit)}" for s, limit in over] if over else ["None."]
     if notes:
         md += ["", "## Not reviewed", ""] + [f"- {md_inline(n)}" for n in notes]
     write_text(out / "review.md", "\n".join(md) + "\n")
@@ -199,4 +246,16 @@ def threshold_value(text: str) -> float:
         raise argparse.ArgumentTypeError(f"threshold must be a number from 0 to 1, got {text!r}") from None
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"threshold must be from 0 to 1, got {value:g}")
+    return value
+
+
+def budget_value(text: str) -> float:
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"student budget must be a number of seconds, got {text!r}") from None
+    if not 0.1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"student budget must be from 0.1 to 3600 seconds, got {value:g}")
     return value

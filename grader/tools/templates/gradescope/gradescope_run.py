@@ -20,7 +20,9 @@ secret seed of record, derived from the key and the submission's Gradescope
 user id (``/autograder/submission_metadata.json``; the ids of a group, sorted
 and joined with "+"). The key file is read and removed before any student code
 runs; the seed goes to this script's output (instructors only), never to the
-student's results.json.
+student's results.json, and reaches the grading process through a pipe
+(``--secret-seed-fd``), never its command line: in this container a probe
+shares the grader's /proc.
 """
 
 import hashlib
@@ -52,33 +54,33 @@ def exercises_folder(submission: Path) -> Path:
     return found[0].parent if found else submission
 
 
-def seed_arguments() -> list:
-    """``--seed N --secret-seed`` for the student's seed of record, or [] (a fresh seed) without a key or an id."""
+def seed_of_record() -> int | None:
+    """The student's seed of record, or None (a fresh seed) without a key or an id."""
     try:
         key = KEY_FILE.read_bytes().strip()
     except OSError:
-        return []
+        return None
     finally:
         try:
             KEY_FILE.unlink()  # before the student's code runs
         except OSError:
             pass
     if not key:
-        return []
+        return None
     try:
         users = json.loads(METADATA.read_text(encoding="utf-8"))["users"]
         student = "+".join(sorted(str(user["id"]) for user in users))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"WARNING: no student id in {METADATA} ({type(exc).__name__}): a fresh seed, not the seed of record")
-        return []
+        return None
     if not student:
         print(f"WARNING: {METADATA} lists no user: a fresh seed, not the seed of record")
-        return []
+        return None
     from grader.engine.seeds import student_seed
 
     seed = student_seed(key, student)
-    print(f"seed of record: {seed} (Gradescope user {student}; secret: not in the student's results.json)")
-    return ["--seed", str(seed), "--secret-seed"]
+    print(f"seed of record: {seed} (Gradescope user {student}; secret: not in the student's results.json)", flush=True)
+    return seed
 
 
 def failure(reason: str) -> None:
@@ -90,15 +92,21 @@ def failure(reason: str) -> None:
 def main() -> int:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     folder = exercises_folder(AUTOGRADER / "submission")
-    seed = seed_arguments()
+    seed = seed_of_record()
+    from grader.engine.secret_seed import seed_pipe
+
+    fd = None if seed is None else seed_pipe(seed)
     with tempfile.TemporaryDirectory(prefix="gradescope-") as tmp:
         command = [sys.executable, "-m", "grader", "grade", str(folder), "--quiet", "--json", f"{tmp}/grade.json",
-                   "--gradescope", f"{tmp}/results.json", *seed]
+                   "--gradescope", f"{tmp}/results.json", *([] if fd is None else ["--secret-seed-fd", str(fd)])]
         try:
-            done = subprocess.run(command, cwd=SOURCE, timeout=GRADE_TIMEOUT_S)
+            done = subprocess.run(command, cwd=SOURCE, timeout=GRADE_TIMEOUT_S, pass_fds=() if fd is None else (fd,))
         except subprocess.TimeoutExpired:
             failure(f"grading did not finish within {GRADE_TIMEOUT_S} s")
             return 0
+        finally:
+            if fd is not None:
+                os.close(fd)
         if done.returncode != 0 or not os.path.isfile(f"{tmp}/results.json"):
             failure(f"the grader exited with status {done.returncode} (see the instructor's log)")
             return 0
