@@ -9,6 +9,8 @@ from grader.engine.results import EXERCISES, VISIBILITIES
 from grader.toml_file import read_toml
 
 DEFAULT_RUBRIC = Path(__file__).with_name("rubric.toml")
+#: What every exercise of the shipped rubric is worth (grader/tests/test_rubric.py and ``check`` hold it to this).
+POINTS_PER_EXERCISE = 20
 
 
 class RubricError(ValueError):

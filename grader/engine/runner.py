@@ -66,7 +66,6 @@ def timeout_scale_problem(scale: float) -> str:
 
 CPU_MEMORY_MB = 4096
 GPU_MEMORY_MB = 1 << 20
-GRADER_VERSION = "1.0"
 MAX_INTEGRITY_FLAGS = 40
 
 
@@ -146,7 +145,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
         exercises = [_exercise_result(e, rubric[e], plugin, unavailable.get(e, ""), fail_fast) for e in selected]
         result = GradeResult(
             exercises=exercises, seed=seed, duration_s=round(time.monotonic() - started, 2),
-            submission=str(submission), started_at=started_at, grader_version=GRADER_VERSION,
+            submission=str(submission), started_at=started_at, grader_version=provenance.this_grader_version(),
             integrity_flags=_integrity_flags(submission, sandbox, ctx), gpu=gpu_name or "none",
             isolation=sandbox.isolation.to_dict(), phases=phases, timeout_scale=timeout_scale,
             seed_secret=seed_secret, grader_sha256=provenance.this_grader_hash(),
