@@ -42,6 +42,7 @@ INSTRUCTOR_COMMANDS = {
     "bench": "grader.commands.bench",
     "scoreboard": "grader.commands.scoreboard",
     "contract": "grader.commands.contract",
+    "docs": "grader.commands.docs",
     "check": "grader.commands.check",
 }
 

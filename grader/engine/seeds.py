@@ -1,4 +1,4 @@
-"""Secret per-student seeds: the seed of record derived from a course key and the student's id (DESIGN.md, principle 8).
+"""Secret per-student seeds: the seed of record derived from a course key and the student's id (grader/docs/DESIGN.md, principle 8).
 
 ``seed = HMAC-SHA256(key, student id)``, its first 31 bits (seeds are below
 2**31, as the grader draws them). The key is the course's secret

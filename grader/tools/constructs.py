@@ -9,7 +9,7 @@ run time. Each use found is one :class:`Finding` (file, line, what, the
 line's text). The scan reads the code, never runs it; names are followed
 through ``import ... as`` and ``from ... import``, ``getattr`` with a literal
 name, ``__import__`` and ``importlib.import_module`` with a literal module.
-It informs a person (DESIGN.md, principle 8): code written to dodge it is
+It informs a person (grader/docs/DESIGN.md, principle 8): code written to dodge it is
 possible, and nothing here changes a score.
 """
 

@@ -1,4 +1,4 @@
-"""``python -m grader review SUBMISSIONS --out DIR``: the instructor's private review of a class (DESIGN.md, principle 8).
+"""``python -m grader review SUBMISSIONS --out DIR``: the instructor's private review of a class (grader/docs/DESIGN.md, principle 8).
 
 What the grader cannot decide goes to a person: (a) code similarity across
 the class, per exercise (:mod:`grader.tools.similarity`: copydetect, the
