@@ -33,6 +33,7 @@ INSTRUCTOR_COMMANDS = {
     "publish": "grader.commands.publish",
     "classroom50": "grader.commands.classroom50",
     "gradescope": "grader.commands.gradescope",
+    "simulate": "grader.commands.simulate",
     "record-submissions": "grader.commands.record_submissions",
     "batch": "grader.commands.batch",
     "merge": "grader.commands.merge",
