@@ -37,6 +37,7 @@ INSTRUCTOR_COMMANDS = {
     "record-submissions": "grader.commands.record_submissions",
     "batch": "grader.commands.batch",
     "merge": "grader.commands.merge",
+    "dry-run": "grader.commands.dry_run",
     "review": "grader.commands.review",
     "regrade": "grader.commands.regrade",
     "grade-commit": "grader.commands.grade_commit",
