@@ -80,7 +80,7 @@ def test_registry_rejects_a_bad_file(tmp_path):
 
 
 RECIPES = REPO / "grader" / "docs" / "recipes.md"
-FENCE = re.compile(r"^```(\w+)(?: (.*))?\n(.*?)^```$", flags=re.M | re.S)
+FENCE = re.compile(r"^```(\w+)(?: ([^\n]*))?\n(.*?)^```$", flags=re.M | re.S)
 
 
 def recipe_steps(title: str = "Add an exercise") -> list[tuple[str, str, str]]:
@@ -88,8 +88,14 @@ def recipe_steps(title: str = "Add an exercise") -> list[tuple[str, str, str]]:
 
     An action is the block's info string after the language: ``create=PATH``, ``append=PATH``,
     ``insert=PATH after=TEXT`` (after the line holding TEXT) or ``run`` (a bash script run in the repository)."""
-    text = RECIPES.read_text(encoding="utf-8")
-    section = text.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+    lines, fenced, inside = [], False, False
+    for line in RECIPES.read_text(encoding="utf-8").splitlines(keepends=True):
+        fenced ^= line.startswith("```")
+        if line.startswith("## ") and not fenced:
+            inside = line == f"## {title}\n"
+        elif inside:
+            lines.append(line)
+    section = "".join(lines)
     steps = []
     for _, info, body in FENCE.findall(section):
         action, _, argument = (info or "").partition("=")
