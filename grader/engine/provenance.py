@@ -29,7 +29,7 @@ from grader.cli import PUBLISHED_COMMANDS
 from grader.paths import REPO
 
 #: What of grader/ a published grader leaves out (names at any depth; shutil.ignore_patterns).
-LEFT_OUT = ("tests", "tools", "__pycache__", "*.pyc", ".pytest_cache")
+LEFT_OUT = ("tests", "tools", "docs", "__pycache__", "*.pyc", ".pytest_cache")
 #: The files next to grader/ that a published grader carries.
 PUBLISHED_FILES = ("requirements.txt", "lab.toml")
 
