@@ -26,7 +26,7 @@ def run(args) -> int:
         raise CommandError(str(exc)) from exc
     rebuilds.record('Gradescope zip', args.out)
     print(f"wrote {args.out} ({len(names)} files); upload it as the assignment's autograder "
-          "(README.md, Gradescope, says which container settings it needs)")
+          "(grader/docs/hosts.md, Gradescope, says which container settings it needs)")
     if key:
         print(f"it carries the course key from ${seeds.KEY_VARIABLE}: each submission is graded with its student's "
               "secret seed of record; keep the zip private")

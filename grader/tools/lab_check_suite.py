@@ -119,6 +119,19 @@ def secret_problems(repo: Path = REPO) -> list[str]:
     return found
 
 
+def workflow_text_problems(repo: Path = REPO) -> list[str]:
+    """The class workflow's form states the slicing the script does (YAML has no place for a generated figure)."""
+    from grader.tools.dry_run import workflow_slicing
+
+    per_slice, most = workflow_slicing(repo / doc_figures.SLICING)
+    said = f"(1-{most}), or auto: one per {per_slice} students"
+    workflow = ".github/workflows/grade-class.yml"
+    if said not in (repo / workflow).read_text(encoding="utf-8"):
+        return [f"{workflow}: the slices input must say \"{said}\" ({doc_figures.SLICING} slices so): fix its description"]
+    return []
+
+
 def doc_problems(repo: Path = REPO) -> list[str]:
-    """Every figure of the pages is the derived value (test_docs.py), and the secrets table is whole."""
-    return doc_figures.problems(repo) + secret_problems(repo)
+    """Every figure of the pages is the derived value (test_docs.py), the secrets table is whole, and the class
+    workflow's form says how it slices."""
+    return doc_figures.problems(repo) + secret_problems(repo) + workflow_text_problems(repo)

@@ -124,11 +124,16 @@ def student_view(results: dict) -> str:
     return "\n".join(lines)
 
 
+#: The lines of run_autograder's output that are for the course staff (the rest is the console report).
+STAFF_LINES = ("isolation:", "WARNING", "seed of record:", "results.json sha256")
+
+
 def instructor_view(results: dict, autograder_output: str) -> str:
-    """What only the course staff see: the autograder's output (isolation, warnings, the seed of record, the hash of
-    results.json) and the results' extra data."""
+    """What only the course staff see: the autograder's own lines (isolation, warnings, the seed of record, the hash of
+    results.json) and the results' extra data; the whole output is in autograder_output.txt."""
     extra = results.get("extra_data", {})
-    lines = ["autograder output (instructors only):", *("  " + line for line in autograder_output.strip().splitlines()[-20:]),
+    staff = [line for line in autograder_output.splitlines() if line.startswith(STAFF_LINES)]
+    lines = ["autograder output (instructors only; all of it in autograder_output.txt):", *("  " + line for line in staff),
              "", "extra_data:"]
     lines += [f"  {key}: {extra[key]}" for key in ("isolation_level", "isolation_layers", "grader_version", "grader_sha256",
                                                   "seed", "integrity_flags") if key in extra]
