@@ -168,7 +168,7 @@ def test_a_sixth_exercise_follows_the_recipe_to_a_clean_check(tmp_path):
 def test_check_finds_nothing_wrong_here_and_what_is_wrong_elsewhere(tmp_path):
     from grader.tools import lab_check
 
-    assert lab_check.all_problems() == {part: [] for part in lab_check.PARTS}
+    # that this repository is clean: test_docs.py's test of the check command
     (tmp_path / "LAB.md").write_text("# A handout without the sections\n")
     missing_sections = lab_check.handout_problems(tmp_path)
     assert len(missing_sections) == sum(1 + bool(e.experiment) for e in registry.REGISTRY), missing_sections

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,7 +70,12 @@ def current(repo: Path = REPO) -> dict[str, str]:
 
 
 def record(name: str, out: Path, repo: Path = REPO) -> None:
-    """Note that ``name`` was just built into ``out`` from what the repository holds now (best effort)."""
+    """Note that ``name`` was just built into ``out`` from what the repository holds now (best effort).
+
+    Not while the test suite runs (pytest's ``PYTEST_CURRENT_TEST`` reaches the commands it starts): a test's
+    build is no copy anyone uploads."""
+    if os.environ.get("PYTEST_CURRENT_TEST"):
+        return
     path = repo / RECORD_NAME
     try:
         built = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
