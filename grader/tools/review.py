@@ -90,7 +90,7 @@ def read_class(submissions: Path | list[Path]) -> tuple[dict[str, dict[str, byte
                 notes.append(f"{folder.name}/{name}: {data}: not reviewed")
         students[folder.name] = files
     if not students:
-        raise ReviewError(f"{', '.join(map(str, folders))}: no student folders (one folder per student expected)")
+        raise ReviewError(f"{', '.join(map(str, folders))} holds no student folders (one folder per student expected)")
     return students, notes
 
 
