@@ -33,9 +33,11 @@ INSTRUCTOR_COMMANDS = {
     "publish": "grader.commands.publish",
     "classroom50": "grader.commands.classroom50",
     "gradescope": "grader.commands.gradescope",
+    "simulate": "grader.commands.simulate",
     "record-submissions": "grader.commands.record_submissions",
     "batch": "grader.commands.batch",
     "merge": "grader.commands.merge",
+    "dry-run": "grader.commands.dry_run",
     "review": "grader.commands.review",
     "regrade": "grader.commands.regrade",
     "grade-commit": "grader.commands.grade_commit",
@@ -43,6 +45,7 @@ INSTRUCTOR_COMMANDS = {
     "scoreboard": "grader.commands.scoreboard",
     "contract": "grader.commands.contract",
     "handout": "grader.commands.handout",
+    "docs": "grader.commands.docs",
     "check": "grader.commands.check",
 }
 

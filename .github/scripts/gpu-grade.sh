@@ -20,7 +20,7 @@ if ! [[ "$REPOSITORY" =~ ^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$ ]]; then
   exit 1
 fi
 if ! command -v bwrap >/dev/null; then
-  echo "::error::bubblewrap is not installed on this runner: sudo apt-get install bubblewrap (README.md, Isolation)"
+  echo "::error::bubblewrap is not installed on this runner: sudo apt-get install bubblewrap (grader/docs/grading.md, Isolation)"
   exit 1
 fi
 report="$RUNNER_TEMP/gpu-report"

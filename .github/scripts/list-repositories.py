@@ -21,7 +21,7 @@ import subprocess
 import sys
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+")
-PER_SLICE = 40  # about 5 minutes of grading on a 2-core runner (README.md, "Batch grading")
+PER_SLICE = 40  # students per slice with slices: auto (its time: grader/docs/hosts.md, "Batch grading")
 MAX_SLICES = 20
 GH_TIMEOUT_S = 120
 

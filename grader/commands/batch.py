@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -49,6 +50,9 @@ def add_arguments(parser) -> None:
                              "reading local checkouts; the token in $CLASSROOM_TOKEN (see --token-env) goes to that server only")
     parser.add_argument("--token-env", default="CLASSROOM_TOKEN", metavar="NAME",
                         help="the environment variable holding the token for --from-server (default CLASSROOM_TOKEN)")
+    parser.add_argument("--slice", type=slice_value, metavar="I/K",
+                        help="grade only slice I (0 to K-1) of K: the students in sorted order, every K-th from the I-th, "
+                             "as the class workflow slices its repositories (python -m grader dry-run uses it)")
     parser.add_argument("--force", action="store_true", help="grade again students whose files and seed did not change")
     parser.add_argument("--timeout", type=float, default=GRADE_TIMEOUT_S, help="seconds allowed per student (default 900)")
     parser.add_argument("--gpu", choices=("auto", "on", "off"), default="off", help="pin_memory checks on CUDA (default off)")
@@ -67,14 +71,14 @@ def run(args) -> int:
     expected = expected_isolation()
     if not meets(expected.level, args.min_isolation):
         raise CommandError(f"gradings here would get isolation {expected.level} ({expected.reason}), "
-                           f"below --min-isolation {args.min_isolation}. Install bubblewrap and run as root (README.md, Isolation), "
+                           f"below --min-isolation {args.min_isolation}. Install bubblewrap and run as root (grader/docs/grading.md, Isolation), "
                            "or lower --min-isolation for a grading that is not the grade of record.")
     token = os.environ.pop(args.token_env, None) if server else None  # the graders never see it
     seed_key = seeds.key_from_environment()
     os.environ.pop(seeds.KEY_VARIABLE, None)
     if seed_key is None:
         print(f"python -m grader batch: warning: no course key in ${seeds.KEY_VARIABLE}: every student gets the class "
-              f"seed {args.seed}, which anyone can use to compute the inputs in advance (README.md, Batch grading)",
+              f"seed {args.seed}, which anyone can use to compute the inputs in advance (grader/docs/hosts.md, Batch grading)",
               file=sys.stderr)
     try:
         if args.roster is not None:
@@ -83,10 +87,18 @@ def run(args) -> int:
         rows = run_batch(args.submissions, args.out, jobs=args.jobs, seed=args.seed, record=record,
                          force=args.force, timeout=args.timeout, extra=["--gpu", args.gpu, "--min-isolation", args.min_isolation],
                          server=server, token=token or None, seed_key=seed_key, files_out=args.files_out,
-                         roster=args.roster)
+                         roster=args.roster, slice_of=args.slice)
     except (BatchError, RosterError) as exc:
         raise CommandError(str(exc)) from exc
     return report_rows(rows, args.out)
+
+
+def slice_value(text: str) -> tuple[int, int]:
+    """``I/K`` -> (I, K), with 0 <= I < K; argparse's error otherwise."""
+    index, _, count = text.partition("/")
+    if not (index.isdigit() and count.isdigit() and 0 <= int(index) < int(count)):
+        raise argparse.ArgumentTypeError(f"{text!r}: give I/K with 0 <= I < K, e.g. 0/3")
+    return int(index), int(count)
 
 
 def _server(url: str | None, submissions: Path | None, record: Path | None) -> str | None:

@@ -1,10 +1,12 @@
-"""``python -m grader check``: the command line of :mod:`grader.tools.lab_check`."""
+"""``python -m grader check``: the command line of :mod:`grader.tools.lab_check` and :mod:`grader.tools.rebuilds`."""
 
 from __future__ import annotations
 
 from grader.tools.lab_check import all_problems
+from grader.tools.rebuilds import RECORD_NAME, report
 
-HELP = "check that lab.toml, the rubric, the stubs, the handout and the contract table agree (exit 1 if not)"
+HELP = ("check every rule the suite enforces about the registry, rubric, stubs, handout, contract, public tests, "
+        "corpora and docs (exit 1 if one fails), then list what must be rebuilt")
 
 
 def add_arguments(parser) -> None:
@@ -17,4 +19,7 @@ def run(args) -> int:
         print(f"{part}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
         for problem in problems:
             print(f"  {problem}")
+    print(f"\nwhat students get, against what this clone last built ({RECORD_NAME}):")
+    for line in report():
+        print(f"  {line}")
     return 1 if any(results.values()) else 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.cli import CommandError
+from grader.tools import rebuilds
 from grader.tools.bundles import classroom50_bundle
 from grader.tools.publish import PublishError
 
@@ -21,5 +22,6 @@ def run(args) -> int:
         files = classroom50_bundle(args.out, force=args.force)
     except PublishError as exc:
         raise CommandError(str(exc)) from exc
+    rebuilds.record('Classroom 50 bundle', args.out)
     print(f"wrote {len(files)} files to {args.out}; see {args.out / 'README.md'} for the assignment settings")
     return 0

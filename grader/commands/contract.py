@@ -1,4 +1,4 @@
-"""``python -m grader contract``: the command line of :mod:`grader.tools.contract_readme`."""
+"""``python -m grader contract``: the command line of :mod:`grader.tools.contract_doc`."""
 
 from __future__ import annotations
 
@@ -6,28 +6,28 @@ import sys
 
 from grader.cli import CommandError
 from grader.tools import contract
-from grader.tools.contract_readme import README, render, with_block
+from grader.tools.contract_doc import PAGE, render, with_block
 
-HELP = "render the contract table (grader/engine/contract.toml) into README.md (--check only compares)"
+HELP = "render the contract table (grader/engine/contract.toml) into grader/docs/contract.md (--check only compares)"
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--check", action="store_true", help="only report whether README.md's table is stale; exit 1 if it is")
+    parser.add_argument("--check", action="store_true", help="only report whether grader/docs/contract.md's table is stale; exit 1 if it is")
 
 
 def run(args) -> int:
     try:
         entries = contract.load()
-        text = README.read_text(encoding="utf-8")
+        text = PAGE.read_text(encoding="utf-8")
         new = with_block(text, render(entries))
     except (contract.ContractError, ValueError) as exc:
         raise CommandError(str(exc)) from exc
     if args.check:
         if new != text:
-            print("README.md's contract table is stale: run python -m grader contract", file=sys.stderr)
+            print("grader/docs/contract.md's contract table is stale: run python -m grader contract", file=sys.stderr)
         return int(new != text)
-    README.write_text(new, encoding="utf-8")
+    PAGE.write_text(new, encoding="utf-8")
     problems = contract.problems(entries)
-    print(f"wrote the contract table into {README} ({len(entries)} entries)"
+    print(f"wrote the contract table into {PAGE} ({len(entries)} entries)"
           + (f"; {len(problems)} problem(s), see grader/tests/test_contract.py" if problems else ""))
     return 0

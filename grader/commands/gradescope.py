@@ -7,6 +7,7 @@ from pathlib import Path
 
 from grader.cli import CommandError
 from grader.engine import seeds
+from grader.tools import rebuilds
 from grader.tools.bundles import gradescope_zip
 from grader.tools.publish import PublishError
 
@@ -23,8 +24,9 @@ def run(args) -> int:
         names = gradescope_zip(args.out, seed_key=key)
     except PublishError as exc:
         raise CommandError(str(exc)) from exc
+    rebuilds.record('Gradescope zip', args.out)
     print(f"wrote {args.out} ({len(names)} files); upload it as the assignment's autograder "
-          "(README.md, Gradescope, says which container settings it needs)")
+          "(grader/docs/hosts.md, Gradescope, says which container settings it needs)")
     if key:
         print(f"it carries the course key from ${seeds.KEY_VARIABLE}: each submission is graded with its student's "
               "secret seed of record; keep the zip private")

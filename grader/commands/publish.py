@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.cli import CommandError
+from grader.tools import rebuilds
 from grader.tools.publish import PublishError, publish
 
 HELP = "write the grader alone (no solutions, no tests) for the student workflow"
@@ -20,5 +21,6 @@ def run(args) -> int:
         files = publish(args.out, force=args.force)
     except PublishError as exc:
         raise CommandError(str(exc)) from exc
+    rebuilds.record('published grader', args.out)
     print(f"wrote {len(files)} files to {args.out}: commit and push them to the grader repository")
     return 0

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from grader.cli import CommandError
 from grader.paths import REPO
+from grader.tools import rebuilds
 from grader.tools.release import (
     ReleaseError,
     release,
@@ -30,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
         written = release(args.out, repo=args.repo, force=args.force)
     except ReleaseError as exc:
         raise CommandError(str(exc)) from exc
+    rebuilds.record('template', args.out)
     print(f"wrote {len(written)} files to {args.out}")
-    print(f"next: cd {args.out} && git init && git add -A && git commit -m 'Release' "
+    print(f"next: cd {args.out} && git init -b main && git add -A && git commit -m 'Release' "
           f"(then push it as the template repository of the assignment)")
     return 0

@@ -19,7 +19,9 @@ HELP = "the instructor's private review of a class: similarity, suspicious const
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("submissions", type=Path, help="one folder per student with its five files (batch --files-out)")
+    parser.add_argument("submissions", type=Path, nargs="+",
+                        help="folders holding one folder per student with its five files (batch --files-out; "
+                             "several: the slices of a class)")
     parser.add_argument("--out", type=Path, required=True, help="where review.md, the CSVs and similarity/ go")
     parser.add_argument("--threshold", type=threshold_value, default=DEFAULT_THRESHOLD,
                         help=f"list pairs at or above this similarity, 0 to 1 (default {DEFAULT_THRESHOLD})")

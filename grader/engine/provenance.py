@@ -1,4 +1,4 @@
-"""Which grader graded, and on what: the identity and the environment every report records (DESIGN.md, principle 8).
+"""Which grader graded, and on what: the identity and the environment every report records (grader/docs/DESIGN.md, principle 8).
 
 The grader's identity is a SHA-256 over the tree ``python -m grader publish``
 writes (:data:`PUBLISHED`: ``grader/`` without its tests and tools, plus
@@ -29,7 +29,7 @@ from grader.cli import PUBLISHED_COMMANDS
 from grader.paths import REPO
 
 #: What of grader/ a published grader leaves out (names at any depth; shutil.ignore_patterns).
-LEFT_OUT = ("tests", "tools", "__pycache__", "*.pyc", ".pytest_cache")
+LEFT_OUT = ("tests", "tools", "docs", "__pycache__", "*.pyc", ".pytest_cache")
 #: The files next to grader/ that a published grader carries.
 PUBLISHED_FILES = ("requirements.txt", "lab.toml")
 
@@ -74,6 +74,17 @@ def grader_hash(root: Path = REPO) -> str:
 def this_grader_hash() -> str:
     """:func:`grader_hash` of the grader running now (computed once per process)."""
     return grader_hash(REPO)
+
+
+def grader_version(sha256: str) -> str:
+    """The grader's version as reports print it: the first 12 hex digits of its hash, so any change to a
+    published file is a new version and no version number is typed by hand."""
+    return sha256[:12]
+
+
+def this_grader_version() -> str:
+    """:func:`grader_version` of the grader running now."""
+    return grader_version(this_grader_hash())
 
 
 def _version(distribution: str) -> str:

@@ -13,6 +13,8 @@ DEFAULT_RUBRIC = Path(__file__).with_name("rubric.toml")
 THROUGHPUT_TABLE = "throughput"
 #: The levels a throughput rule may name (grader.engine.throughput.LEVELS; not imported: the rubric stays light).
 THROUGHPUT_LEVELS = ("per item", "__getitems__", "whole batches")
+#: What every exercise of the shipped rubric is worth (grader/tests/test_rubric.py and ``check`` hold it to this).
+POINTS_PER_EXERCISE = 20
 
 
 class RubricError(ValueError):

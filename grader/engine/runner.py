@@ -76,7 +76,6 @@ def timeout_scale_problem(scale: float) -> str:
 
 CPU_MEMORY_MB = 4096
 GPU_MEMORY_MB = 1 << 20
-GRADER_VERSION = "1.0"
 #: When a verdict the machine's load could cause is confirmed alone (see grade()).
 CONFIRM_MODES = ("now", "later")
 MAX_INTEGRITY_FLAGS = 40
@@ -177,7 +176,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
         _throughput_check(rule, figure, exercises)
         result = GradeResult(
             exercises=exercises, seed=seed, duration_s=round(time.monotonic() - started, 2),
-            submission=str(submission), started_at=started_at, grader_version=GRADER_VERSION,
+            submission=str(submission), started_at=started_at, grader_version=provenance.this_grader_version(),
             integrity_flags=_integrity_flags(submission, sandbox, ctx) + ([figure["flag"]] if "flag" in figure else []),
             gpu=gpu_name or "none", throughput=figure,
             isolation=sandbox.isolation.to_dict(), phases=phases, timeout_scale=timeout_scale,

@@ -1,4 +1,4 @@
-"""The seeds of a grading: the secret seed of record (DESIGN.md, principle 8) and the push feedback's public seed (principle 4).
+"""The seeds of a grading: the secret seed of record (grader/docs/DESIGN.md, principle 8) and the push feedback's public seed (principle 4).
 
 ``seed = HMAC-SHA256(key, student id)``, its first 31 bits (seeds are below
 2**31, as the grader draws them). The key is the course's secret

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from grader.engine.rubric import POINTS_PER_EXERCISE
 from grader.paths import REPO
 from grader.registry import EXERCISES
 from grader.tests.git_http import Listener
@@ -59,7 +60,7 @@ from grader.tools import corpus
 
 OWNER = "course"
 DEADLINE = "2026-12-01T23:59:00+00:00"
-POINTS = 20  # every exercise is worth 20 (grader/engine/rubric.toml)
+POINTS = POINTS_PER_EXERCISE  # what every exercise is worth (grader/engine/rubric.toml)
 #: The address the hostile repositories aim at (lfs.url, a submodule's URL): not the git server's host
 #: (127.0.0.1), nor the one the tests' own listeners use (127.0.0.3), so no other bind can take its port.
 ATTACKER_HOST = "127.0.0.2"

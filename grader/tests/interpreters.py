@@ -5,9 +5,10 @@ Each environment is built once and kept outside the clone, under
 interpreter's version and a hash of requirements.txt, so a change to the
 requirements builds a new one and a rerun reuses it. For 3.12 and 3.13,
 ``pip install torch==2.13.0`` resolves to a CUDA build (about 4.7 GB, minutes
-to install): ``.ci/setup`` builds them before the suite runs
-(``python -m grader.tests.interpreters``), outside its timing, and the suite
-(test_every_laptop.py) only builds one that is missing.
+to install): they are built only when asked, by ``bash .ci/setup --all-pythons``
+(what ``.ci/run`` does) or ``python -m grader.tests.interpreters``, outside the
+suite's time; the suite (test_every_laptop.py) never builds one and skips,
+saying how to build it, where one is absent.
 
     python -m grader.tests.interpreters          # build what is missing, say where each is
 """
@@ -73,10 +74,19 @@ def venv_python(interpreter: Interpreter) -> Path:
     return venv_dir(interpreter) / "bin" / "python"
 
 
+def is_built(interpreter: Interpreter) -> bool:
+    """Whether this interpreter's environment is complete (built by :func:`build`)."""
+    return (venv_dir(interpreter) / ".complete").exists() and venv_python(interpreter).exists()
+
+
+#: How to build the environments that are absent: what the skipping test says.
+HOW_TO_BUILD = "bash .ci/setup --all-pythons (or .venv/bin/python -m grader.tests.interpreters)"
+
+
 def build(interpreter: Interpreter, log=sys.stderr) -> Path:
     """The environment's python, building the environment first if it is missing (or was left half-built)."""
     folder, python = venv_dir(interpreter), venv_python(interpreter)
-    if (folder / ".complete").exists() and python.exists():
+    if is_built(interpreter):
         return python
     shutil.rmtree(folder, ignore_errors=True)
     folder.parent.mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,7 @@ The rule (grader/tools/contract.py): every word of every student-facing
 docstring in solutions/ lies inside the quote of an entry (a promise, or a
 sentence explained as promising nothing); every quote is found exactly
 once in its docstring; every promise names hidden checks and public tests
-that exist; every check and public test serves a promise; README.md shows
+that exist; every check and public test serves a promise; grader/docs/contract.md shows
 the table as it is. The last tests show that each part of the rule catches
 what it is for, on made-up entries.
 """
@@ -18,7 +18,7 @@ import pytest
 
 from grader import registry
 from grader.commands import contract as contract_command
-from grader.tools import contract, contract_readme
+from grader.tools import contract, contract_doc
 
 ENTRIES = contract.load()
 DOCS = {x: contract.docstrings(x) for x in registry.EXERCISES}
@@ -57,8 +57,8 @@ def test_every_exercise_has_its_docstrings_in_the_table():
         assert {e.doc for e in ENTRIES if e.exercise == exercise} == set(DOCS[exercise])
 
 
-def test_the_readme_shows_the_table_as_it_is():
-    assert not contract_readme.stale(), "README.md's contract table is stale: run python -m grader contract"
+def test_the_contract_page_shows_the_table_as_it_is():
+    assert not contract_doc.stale(), "grader/docs/contract.md's contract table is stale: run python -m grader contract"
     assert contract_command.run(argparse.Namespace(check=True)) == 0
 
 
@@ -117,8 +117,8 @@ def test_a_table_with_unknown_fields_is_refused(tmp_path):
         contract.load(path)
 
 
-def test_the_readme_block_needs_its_markers():
+def test_the_contract_page_needs_its_markers():
     with pytest.raises(ValueError, match="needs the lines"):
-        contract_readme.with_block("no markers here\n", "table\n")
-    text = f"a\n{contract_readme.BEGIN}\nold\n{contract_readme.END}\nb\n"
-    assert contract_readme.with_block(text, "new\n") == f"a\n{contract_readme.BEGIN}\nnew\n{contract_readme.END}\nb\n"
+        contract_doc.with_block("no markers here\n", "table\n")
+    text = f"a\n{contract_doc.BEGIN}\nold\n{contract_doc.END}\nb\n"
+    assert contract_doc.with_block(text, "new\n") == f"a\n{contract_doc.BEGIN}\nnew\n{contract_doc.END}\nb\n"

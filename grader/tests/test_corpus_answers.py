@@ -30,7 +30,7 @@ SEED = 4
 
 WRONG = corpus.entries("wrong")
 RIGHT = corpus.entries("right")
-MIN_WRONG, MIN_RIGHT = 10, 4
+MIN_WRONG, MIN_RIGHT = corpus.MIN_WRONG, corpus.MIN_RIGHT
 
 #: {promise id: the names of the checks that prove it (check_ left off, as results name them)}, from the contract table.
 PROMISE_CHECKS = {e.id: {c.removeprefix("check_") for c in e.checks} for e in contract.load() if e.kind == "promise"}

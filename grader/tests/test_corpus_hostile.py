@@ -7,7 +7,7 @@ their real name in this repository (``conftest.py``, ``pytest.ini``,
 suffix, which is dropped when the submission is assembled.  The missing contract files of
 a submission are taken from ``solutions/``.  Every entry is graded by the
 real command line in a subprocess, with fake secrets in the grader's
-environment, and the test asserts what DESIGN.md principles 3 and 5 promise:
+environment, and the test asserts what grader/docs/DESIGN.md principles 3 and 5 promise:
 
 * the grader exits 0 within the entry's ``time_bound_s``;
 * the JSON report is complete, has the grader's schema, and is the grader's

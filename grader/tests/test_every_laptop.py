@@ -3,9 +3,10 @@ forkserver default start method (Python 3.14's on Linux).
 
 The suite itself runs on 3.11 (.venv). The other interpreters are pyenv's
 (``ls "$(pyenv root)"/versions``), each with a virtual environment of
-requirements.txt that is built once and reused (grader/tests/interpreters.py;
-``.ci/setup`` builds them before the suite, so only a missing one is built
-here). An interpreter that is not installed skips with the reason.
+requirements.txt that is built once, only when asked (``bash .ci/setup
+--all-pythons``, which ``.ci/run`` uses; grader/tests/interpreters.py), and reused.
+An interpreter that is not installed, or whose environment is not built, skips
+with the reason and the command that includes it.
 
 Proves, on each interpreter: the in-process public tests and the fork worker
 tests pass on the solutions, and the lab's four experiments show every claim
@@ -52,10 +53,9 @@ def environment(minor: str):
     found = interpreters.find(minor)
     if found.python is None:
         pytest.skip(f"Python {minor} is not available here: {found.reason}")
-    try:
-        return interpreters.build(found)
-    except (subprocess.SubprocessError, OSError) as exc:
-        pytest.skip(f"Python {minor} ({found.python}): its environment could not be built ({exc}); .ci/setup warns about it too")
+    if not interpreters.is_built(found):
+        pytest.skip(f"Python {minor}: its environment is not built here; to include it, run {interpreters.HOW_TO_BUILD}")
+    return interpreters.venv_python(found)
 
 
 @pytest.mark.slow

@@ -17,7 +17,7 @@ listener on the host's loopback over TCP and UDP, and connect to a root-owned
 * in the same container without them ("weak"): the private uid still closes the
   grader's environment, the report folder and signals to the grader;
   world-readable files (solutions/, where it is on the machine) and the
-  network stay open. That is what README.md says of "weak".
+  network stay open. That is what grader/docs/grading.md says of "weak".
 """
 
 from __future__ import annotations

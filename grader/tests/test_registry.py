@@ -3,10 +3,9 @@
 * No code or configuration file spells out a list of exercises: every
   reader goes through grader/registry.py (or, on the student side,
   tests/conftest.py reading lab.toml).
-* Adding a sixth exercise takes one registry entry, a solution, a probe, a
-  check, a rubric section, a handout section and corpus answers, and nothing
-  else: shown on a copy of this repository, through ``generate``, ``grade``
-  and ``release``.
+* Adding a sixth exercise is grader/docs/recipes.md's "Add an exercise",
+  followed exactly as written on a copy of this repository: it ends with
+  ``check`` clean, and the exercise is graded and released like the others.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from grader import registry
+from grader.engine.rubric import POINTS_PER_EXERCISE
 from grader.paths import REPO
 
 NAMES = set(registry.EXERCISES) | set(registry.CONTRACT_FILES)
@@ -79,69 +79,69 @@ def test_registry_rejects_a_bad_file(tmp_path):
         registry.load(tmp_path / "none.toml")
 
 
-TOY_SOLUTION = '''"""Exercise 6 (toy): doubling, to show that one registry entry adds an exercise.
-
-Handout: LAB.md, "Toy doubling".
-"""
+RECIPES = REPO / "grader" / "docs" / "recipes.md"
+FENCE = re.compile(r"^```(\w+)(?: ([^\n]*))?\n(.*?)^```$", flags=re.M | re.S)
 
 
-def double(x):
-    """Return 2 * x for an int x."""
-    ### BEGIN SOLUTION
-    return 2 * x
-    ### END SOLUTION
-'''
-TOY_PROBE = '''"""Probes for the toy exercise."""
+def recipe_steps(title: str = "Add an exercise") -> list[tuple[str, str, str]]:
+    """The fenced blocks of one recipe of grader/docs/recipes.md, in order: (action, its argument, the block's text).
 
-from grader.inside.probes.common import load_submission
-
-
-def doubles(values):
-    module = load_submission("toy")
-    return [module.double(v) for v in values]
-
-
-def preflight(module):
-    return {"double": lambda: module.double(1)}
-'''
-TOY_CHECK = '''"""Checks of the toy exercise."""
-
-from grader.engine.checks.support import expect
+    An action is the block's info string after the language: ``create=PATH``, ``append=PATH``,
+    ``insert=PATH after=TEXT`` (after the line holding TEXT) or ``run`` (a bash script run in the repository)."""
+    lines, fenced, inside = [], False, False
+    for line in RECIPES.read_text(encoding="utf-8").splitlines(keepends=True):
+        fenced ^= line.startswith("```")
+        if line.startswith("## ") and not fenced:
+            inside = line == f"## {title}\n"
+        elif inside:
+            lines.append(line)
+    section = "".join(lines)
+    steps = []
+    for _, info, body in FENCE.findall(section):
+        action, _, argument = (info or "").partition("=")
+        steps.append((action.strip() or "show", argument.strip(), body))
+    return steps
 
 
-def check_doubles(ctx):
-    """Proves double(x) == 2 * x, negative numbers included."""
-    got = ctx.probe("toy:doubles", values=[0, 1, -3, 10**6])
-    expect(got == [0, 2, -6, 2 * 10**6], f"double gave {got}")
-'''
-TOY_ENTRY = '''
-[[exercise]]
-name = "toy"
-entry_points = ["double"]
-handout = "Toy doubling"
-experiment = ""
-hint = "the docstring of double"
-'''
+def follow(steps, repo: Path) -> None:
+    """Do each step of a recipe in ``repo``, exactly as written."""
+    for action, argument, body in steps:
+        if action == "create":
+            (repo / argument).parent.mkdir(parents=True, exist_ok=True)
+            (repo / argument).write_text(body)
+        elif action == "append":
+            with open(repo / argument, "a") as fh:
+                fh.write(body)
+        elif action == "insert":
+            path, _, after = argument.partition(" after=")
+            lines = (repo / path).read_text().splitlines(keepends=True)
+            at = next(i for i, line in enumerate(lines) if after in line) + 1
+            (repo / path).write_text("".join(lines[:at]) + body + "".join(lines[at:]))
+        elif action == "run":
+            done = subprocess.run(["bash", "-e", "-c", body], cwd=repo, capture_output=True, text=True, timeout=300)
+            assert done.returncode == 0, f"the recipe's step failed:\n{body}\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
+        else:
+            raise AssertionError(f"a recipe block says {action!r}: create=, append=, insert= or run")
+
+
+def test_the_recipe_is_a_sequence_of_steps_this_test_can_follow():
+    actions = [action for action, _, _ in recipe_steps()]
+    assert actions[0] == "append" and actions[-1] == "run" and "create" in actions and "insert" in actions
+    assert "grader check" in recipe_steps()[-1][2].splitlines()[-1], "the recipe ends with check"
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-def test_a_sixth_exercise_needs_only_its_own_files(tmp_path):
+def test_a_sixth_exercise_follows_the_recipe_to_a_clean_check(tmp_path):
+    """grader/docs/recipes.md, "Add an exercise", followed exactly as written on a copy of this repository, ends with
+    ``check`` clean; the new exercise is then graded, and released, like the others."""
     copy = tmp_path / "lab"
     for path in tracked_files():
         target = copy / path.relative_to(REPO)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, target)
-    (copy / "lab.toml").write_text((copy / "lab.toml").read_text() + TOY_ENTRY)
-    (copy / "solutions" / "toy.py").write_text(TOY_SOLUTION)
-    (copy / "grader" / "inside" / "probes" / "toy.py").write_text(TOY_PROBE)
-    (copy / "grader" / "engine" / "checks" / "check_toy.py").write_text(TOY_CHECK)
-    (copy / "grader" / "engine" / "rubric.toml").write_text((copy / "grader" / "engine" / "rubric.toml").read_text() + "\n[toy]\ndoubles = 5\n")
-    (copy / "LAB.md").write_text((copy / "LAB.md").read_text() + "\n## Toy doubling\n\nDouble an int.\n")
-    for kind, body in (("wrong", "# WRONG: triples instead of doubling.\ndef double(x):\n    return 3 * x\n"),
-                       ("right", "# RIGHT: shifts left by one bit instead of multiplying.\ndef double(x):\n    return x << 1\n")):
-        (copy / "grader" / "tests" / "corpus" / kind / "toy").mkdir(parents=True)
-        (copy / "grader" / "tests" / "corpus" / kind / "toy" / f"{kind}_toy.py").write_text(body)
+    (copy / ".venv").symlink_to(Path(sys.prefix))
+    follow(recipe_steps(), copy)
 
     def grader(*args):
         done = subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=copy, capture_output=True,
@@ -149,15 +149,15 @@ def test_a_sixth_exercise_needs_only_its_own_files(tmp_path):
         assert done.returncode == 0, f"grader {args[0]}: {done.stdout[-2000:]}{done.stderr[-2000:]}"
         return done
 
-    grader("generate")
     stub = (copy / "exercises" / "toy.py").read_text()
     assert 'raise NotImplementedError("toy: double is not implemented yet' in stub.replace("'", '"')
     grader("grade", "solutions", "--seed", "1", "--quiet", "--json", tmp_path / "solutions.json")
     report = json.loads((tmp_path / "solutions.json").read_text())
-    assert [e["name"] for e in report["exercises"]][-1] == "toy" and report["score"] == report["max_score"] == 105
+    points = POINTS_PER_EXERCISE * len(registry.EXERCISES + ("toy",))
+    assert [e["name"] for e in report["exercises"]][-1] == "toy" and report["score"] == report["max_score"] == points
     wrong = tmp_path / "wrong"
     shutil.copytree(copy / "solutions", wrong)
-    shutil.copyfile(copy / "grader" / "tests" / "corpus" / "wrong" / "toy" / "wrong_toy.py", wrong / "toy.py")
+    shutil.copyfile(copy / "grader" / "tests" / "corpus" / "wrong" / "toy" / "triples.py", wrong / "toy.py")
     grader("grade", wrong, "--only", "toy", "--seed", "1", "--quiet", "--json", tmp_path / "wrong.json")
     assert json.loads((tmp_path / "wrong.json").read_text())["score"] == 0
     grader("release", tmp_path / "template")
@@ -168,12 +168,12 @@ def test_a_sixth_exercise_needs_only_its_own_files(tmp_path):
 def test_check_finds_nothing_wrong_here_and_what_is_wrong_elsewhere(tmp_path):
     from grader.tools import lab_check
 
-    assert lab_check.all_problems() == {part: [] for part in lab_check.PARTS}
+    # that this repository is clean: test_docs.py's test of the check command
     (tmp_path / "LAB.md").write_text("# A handout without the sections\n")
     missing_sections = lab_check.handout_problems(tmp_path)
     assert len(missing_sections) == sum(1 + bool(e.experiment) for e in registry.REGISTRY), missing_sections
     (tmp_path / "solutions").mkdir()
     (tmp_path / "solutions" / "collate.py").write_text("def something_else():\n    pass\n")
     problems = lab_check.registry_problems(tmp_path)
-    assert "collate: solutions/collate.py does not define the entry point pad_collate" in problems
+    assert any(p.startswith("collate: solutions/collate.py does not define the entry point pad_collate: ") for p in problems)
     assert any("grader/inside/probes/tokens.py is missing" in p for p in problems), problems

@@ -1,4 +1,4 @@
-"""``python -m grader review``: the instructor's private review (DESIGN.md, principle 8).
+"""``python -m grader review``: the instructor's private review (grader/docs/DESIGN.md, principle 8).
 
 On the class of 30, as its workflow's merge job made it (test_class_of_30.py):
 kim's bucketing.py is dee's right answer with its variables renamed and its

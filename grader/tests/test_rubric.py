@@ -5,7 +5,7 @@ import ast
 import pytest
 
 from grader.engine.results import EXERCISES
-from grader.engine.rubric import DEFAULT_RUBRIC, RubricError, load_rubric
+from grader.engine.rubric import DEFAULT_RUBRIC, POINTS_PER_EXERCISE, RubricError, load_rubric
 from grader.paths import REPO
 
 CHECKS = REPO / "grader" / "engine" / "checks"
@@ -25,8 +25,8 @@ def test_every_check_has_points_and_every_entry_a_check(exercise):
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)
-def test_each_exercise_is_worth_20_points(exercise):
-    assert sum(entry.points for entry in load_rubric()[exercise].values()) == 20
+def test_each_exercise_is_worth_the_same_points(exercise):
+    assert sum(entry.points for entry in load_rubric()[exercise].values()) == POINTS_PER_EXERCISE
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)

@@ -1,4 +1,4 @@
-"""Secret per-student seeds, the grader's identity and regrades that replay exactly (DESIGN.md, principle 8).
+"""Secret per-student seeds, the grader's identity and regrades that replay exactly (grader/docs/DESIGN.md, principle 8).
 
 * The seed of record is HMAC-SHA256(course key, student id) cut to 31 bits.
 * Two students with identical files get different inputs under a key and the

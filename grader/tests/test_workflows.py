@@ -252,7 +252,7 @@ def grade_command_available() -> bool:
 def serve_grader(server: Path) -> str:
     """This working tree's grader as a git repository under ``server``; returns its "owner/name".
 
-    Made by ``python -m grader publish``, as README.md tells instructors:
+    Made by ``python -m grader publish``, as grader/docs/hosts.md tells instructors:
     ``grader/`` without its tests, and ``requirements.txt``; no ``solutions/``.
     """
     src = server / "course" / "grader.git"

@@ -230,12 +230,14 @@ class Progress:
 def run_batch(submissions: Path | None, out: Path, *, jobs: int = 2, seed: int = 0, record: dict | None = None,
               force: bool = False, timeout: float = GRADE_TIMEOUT_S, extra: list[str] | None = None,
               server: str | None = None, token: str | None = None, seed_key: bytes | None = None,
-              files_out: Path | None = None, roster: Path | None = None) -> list:
+              files_out: Path | None = None, roster: Path | None = None,
+              slice_of: tuple[int, int] | None = None) -> list:
     """Grade every student under ``submissions`` (or, with ``server``, every repository of ``record``) into ``out``.
 
     ``seed_key`` (the course key) gives each student a secret seed of record
     in place of the class ``seed``; ``files_out`` receives the five files of
-    every student read; ``roster`` adds the Canvas gradebook (grader.tools.canvas).
+    every student read; ``roster`` adds the Canvas gradebook (grader.tools.canvas); ``slice_of`` (I, K) grades
+    only every K-th student from the I-th, in sorted order (the class workflow's slices).
 
     ``record`` ({student: Submission}, see grader.tools.record_submissions)
     grades each student at the commit the server held at the deadline.
@@ -247,6 +249,8 @@ def run_batch(submissions: Path | None, out: Path, *, jobs: int = 2, seed: int =
         students = dict.fromkeys(record)
     else:
         raise BatchError("give a SUBMISSIONS folder, or --from-server with --server-record")
+    if slice_of is not None:
+        students = dict(sorted(students.items())[slice_of[0]::slice_of[1]])
     for sub in ("results", "feedback"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="grader-batch-") as tmp:
@@ -283,7 +287,8 @@ def run_batch(submissions: Path | None, out: Path, *, jobs: int = 2, seed: int =
                     errors[student] = error
                 else:
                     _, key, provenance, intake, _ = todo[student]
-                    _finish(out, student, provenance, intake)
+                    _finish(out, student, provenance, intake,
+                            origin(students[student], submission_of(record, student), server))
                     (out / "results" / f"{student}.key").write_text(key)
                 progress.step(student, error)
         for student, (target, *_) in todo.items():
@@ -308,12 +313,23 @@ def keep_files(folder: Path, intake: Intake, dest: Path) -> None:
             shutil.copyfile(folder / name, dest / name)
 
 
-def _finish(out: Path, student: str, provenance: dict, intake: Intake) -> None:
-    """Record in a student's result where its files came from and what could not be taken (JSON and feedback)."""
-    if not provenance and not intake.problems and not intake.notes:
-        return
+def origin(folder: Path | None, submission: Submission | None, server: str | None) -> str:
+    """What a student's reports name as the submission: the folder as given (never the private copy that was graded),
+    or the repository on the server, with the commit when one was recorded."""
+    where = os.path.abspath(folder) if folder is not None else f"{server}/{submission.repository}"
+    return f"{where} @ {submission.commit[:12]}" if submission is not None and submission.commit else where
+
+
+def submission_of(record: dict | None, student: str) -> Submission | None:
+    return None if record is None else record.get(student)
+
+
+def _finish(out: Path, student: str, provenance: dict, intake: Intake, named: str) -> None:
+    """Record in a student's result where its files came from (``named``, not the private copy that was graded) and
+    what could not be taken (JSON and feedback)."""
     path = out / "results" / f"{student}.json"
     result = GradeResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    result.submission = named
     result.provenance = dict(provenance)
     annotate(result, intake)
     write_text(path, to_json(result))

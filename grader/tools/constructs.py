@@ -20,8 +20,8 @@ that depend on a value known only at run time (a variable, an argument, a
 file, the clock, a loop), strings built by ``*``, slicing, ``chr``, ``ord``
 or ``reversed``, attributes reached through ``operator.attrgetter``,
 ``object.__getattribute__`` or a class's ``__getattr__``, and code the
-submission loads from elsewhere. It informs a person (DESIGN.md, principle
-8): code written to dodge it is possible, and nothing here changes a score.
+submission loads from elsewhere. It informs a person (grader/docs/DESIGN.md,
+principle 8): code written to dodge it is possible, and nothing here changes a score.
 
 The scan is linear in the file: findings are a set, at most
 :data:`MAX_PER_CONSTRUCT` per construct and file are listed (the rest are

@@ -29,6 +29,8 @@ from grader.registry import EXERCISES
 CORPUS = REPO / "grader" / "tests" / "corpus"
 SOLUTIONS = REPO / "solutions"
 KINDS = ("wrong", "right")
+#: The fewest wrong and right answers an exercise may have (grader/tests/test_corpus_answers.py, ``check``).
+MIN_WRONG, MIN_RIGHT = 10, 4
 HEADERS = {"wrong": "# WRONG: ", "right": "# RIGHT: "}
 #: The second line of a wrong answer: the promises it breaks, by contract id.
 BREAKS = "# breaks: "

@@ -1,16 +1,22 @@
-"""``python -m grader check``: everything the lab's files must agree on, checked in one place.
+"""``python -m grader check``: every rule the suite enforces about the lab's files, checked in one place.
 
-Like rustlings' ``dev check``: the registry (lab.toml) names each exercise
-and the rest is derived from the name, so this proves that what is derived
-exists and that the files that repeat a name agree with it:
+Like rustlings' ``dev check``: the registry (lab.toml) names each exercise and
+the rest is derived from the name, so this proves that what is derived
+exists and that the files that repeat a name agree with it. Each part below
+is the static half of a test of grader/tests/ (named in its docstring); a
+problem is one line that says what is wrong and how to fix it, never a
+traceback. What only running code can show (a public test fails on the stub
+and passes on the reference, a wrong answer loses points) stays the suite's.
 
-* registry: each exercise's solution, stub, probe module and check file
-  exist, and the solution defines every entry point;
-* rubric: every check function has points and every rubric entry is a check;
-* stubs: exercises/ is what ``generate`` makes from solutions/;
-* handout: LAB.md has the section every exercise points students to;
-* contract: the contract table holds (:func:`grader.tools.contract.problems`)
-  and README's block is rendered from it.
+* registry: each exercise's solution, stub, probe, check file and public test
+  exist, and the solution defines every entry point (test_registry.py);
+* rubric: the checks of each exercise have points, in file order, adding up to
+  :data:`~grader.engine.rubric.POINTS_PER_EXERCISE`; each check says what it
+  proves (test_rubric.py);
+* stubs: exercises/ is what ``generate`` makes from solutions/ (test_stubs.py);
+* handout: LAB.md has the section every exercise points students to (test_handout.py);
+* contract: the contract table holds and grader/docs/contract.md shows it (test_contract.py);
+* public tests, corpus, docs: :mod:`grader.tools.lab_check_suite`.
 """
 
 from __future__ import annotations
@@ -21,24 +27,36 @@ from collections.abc import Callable
 from pathlib import Path
 
 from grader import registry
-from grader.engine.rubric import RubricError, load_rubric, load_throughput_rule
+from grader.engine.rubric import POINTS_PER_EXERCISE, RubricError, load_rubric, load_throughput_rule
 from grader.paths import REPO
-from grader.tools import contract, contract_readme
+from grader.tools import contract, contract_doc
+from grader.tools.lab_check_suite import corpus_problems, doc_problems, public_test_problems
 from grader.tools.stubs import stale_files
+
+RECIPE = "grader/docs/recipes.md"
+
+
+def exercises(repo: Path) -> tuple[registry.Exercise, ...]:
+    """The registry of ``repo`` (the one this grader runs from, unless a test passes another)."""
+    return registry.REGISTRY if repo == REPO or not (repo / "lab.toml").is_file() else registry.load(repo / "lab.toml")
 
 
 def registry_problems(repo: Path = REPO) -> list[str]:
     found = []
-    for entry in registry.REGISTRY:
+    for entry in exercises(repo):
         probe_file = Path(*entry.probe.split(".")).with_suffix(".py")
-        for path in (Path("solutions") / entry.module, Path("exercises") / entry.module, probe_file, Path(entry.checks)):
+        for path, how in ((Path("solutions") / entry.module, "write the reference (Add an exercise, step 2)"),
+                          (Path("exercises") / entry.module, "run python -m grader generate"),
+                          (probe_file, "write the probe (Add an exercise, step 5)"),
+                          (Path(entry.checks), "write the checks (Add an exercise, step 6)"),
+                          (Path("tests") / f"test_{entry.name}.py", "write the public tests (Add an exercise, step 8)")):
             if not (repo / path).is_file():
-                found.append(f"{entry.name}: {path} is missing (lab.toml names the exercise; the file follows from the name)")
+                found.append(f"{entry.name}: {path} is missing: {how} of {RECIPE}")
         solution = repo / "solutions" / entry.module
         if solution.is_file():
             defined = _top_level_names(solution)
-            found += [f"{entry.name}: solutions/{entry.module} does not define the entry point {name}"
-                      for name in entry.entry_points if name not in defined]
+            found += [f"{entry.name}: solutions/{entry.module} does not define the entry point {name}: define it, "
+                      f"or fix entry_points in lab.toml" for name in entry.entry_points if name not in defined]
     return found
 
 
@@ -49,13 +67,24 @@ def rubric_problems(repo: Path = REPO) -> list[str]:
     except RubricError as exc:
         return [str(exc)]
     found = []
-    for entry in registry.REGISTRY:
-        checks = ({name.removeprefix("check_") for name in contract.check_names(entry.name, repo)}
-                  if (repo / entry.checks).is_file() else set())
-        points = set(rubric.get(entry.name, {}))
-        found += [f"{entry.name}: check_{name} has no points in rubric.toml" for name in sorted(checks - points)]
-        found += [f"{entry.name}: rubric.toml gives points to {name}, which is no check of {entry.checks}"
-                  for name in sorted(points - checks)]
+    for entry in exercises(repo):
+        if not (repo / entry.checks).is_file():
+            continue
+        checks = [name.removeprefix("check_") for name in contract.functions(repo / entry.checks, "check_")]
+        points = rubric.get(entry.name, {})
+        found += [f"{entry.name}: check_{name} has no points: add `{name} = N` to [{entry.name}] in rubric.toml"
+                  for name in checks if name not in points]
+        found += [f"{entry.name}: rubric.toml gives points to {name}, which is no check of {entry.checks}: remove the line"
+                  for name in points if name not in checks]
+        if set(points) == set(checks) and list(points) != checks:
+            found.append(f"{entry.name}: rubric.toml lists the checks in another order than {entry.checks}: "
+                         f"list them as the file does ({', '.join(checks)})")
+        total = sum(e.points for e in points.values())
+        if points and total != POINTS_PER_EXERCISE:
+            found.append(f"{entry.name}: its checks are worth {total:g} points in rubric.toml, every exercise is worth "
+                         f"{POINTS_PER_EXERCISE}: move points between its checks until they add up")
+        found += [f"{entry.name}: {name}'s docstring must begin with 'Proves ' (what the check proves): "
+                  f"write it in {entry.checks}" for name in _unproven_checks(repo / entry.checks)]
     return found
 
 
@@ -66,8 +95,8 @@ def stub_problems(repo: Path = REPO) -> list[str]:
 
 def handout_problems(repo: Path = REPO) -> list[str]:
     headings = set(re.findall(r"^#+ (.+?)\s*$", (repo / "LAB.md").read_text(encoding="utf-8"), flags=re.M))
-    return [f"{entry.name}: lab.toml points students to the LAB.md section {section!r}, which LAB.md does not have"
-            for entry in registry.REGISTRY for section in (entry.handout, entry.experiment)
+    return [f"{entry.name}: lab.toml points students to the LAB.md section {section!r}, which LAB.md does not have: "
+            f"add a heading '## {section}'" for entry in exercises(repo) for section in (entry.handout, entry.experiment)
             if section and section not in headings]
 
 
@@ -76,21 +105,42 @@ def contract_problems(repo: Path = REPO) -> list[str]:
         found = contract.problems(repo=repo)
     except contract.ContractError as exc:
         return [str(exc)]
-    if contract_readme.stale(repo / "README.md"):
-        found.append("README.md's contract block is stale: run python -m grader contract")
+    if contract_doc.stale(repo / contract_doc.PAGE.relative_to(REPO), repo):
+        found.append("grader/docs/contract.md's contract table is stale: run python -m grader contract")
     return found
 
 
 #: part -> what checks it, in the order the command reports them.
 PARTS: dict[str, Callable[[Path], list[str]]] = {
     "registry": registry_problems, "rubric": rubric_problems, "stubs": stub_problems,
-    "handout": handout_problems, "contract": contract_problems,
+    "handout": handout_problems, "contract": contract_problems, "public tests": public_test_problems,
+    "corpus": corpus_problems, "docs": doc_problems,
 }
+#: The parts that read the files of an exercise the registry names: skipped while the registry has problems.
+NEEDS_REGISTRY = ("contract", "public tests")
 
 
 def all_problems(repo: Path = REPO) -> dict[str, list[str]]:
-    """{part: its problems} for every part of :data:`PARTS` (an empty list: it holds)."""
-    return {part: check(repo) for part, check in PARTS.items()}
+    """{part: its problems} for every part of :data:`PARTS` (an empty list: it holds).
+
+    A part that cannot even read its files (a file missing, not UTF-8, not
+    Python) reports that as its one problem instead of raising."""
+    results: dict[str, list[str]] = {}
+    for part, check in PARTS.items():
+        if part in NEEDS_REGISTRY and results.get("registry"):
+            results[part] = ["not checked until the registry's problems above are fixed"]
+            continue
+        try:
+            results[part] = check(repo)
+        except (OSError, SyntaxError, UnicodeDecodeError, ValueError, KeyError) as exc:
+            results[part] = [f"could not be checked: {type(exc).__name__}: {exc} (fix the file it names)"]
+    return results
+
+
+def _unproven_checks(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("check_")
+            and not (ast.get_docstring(node) or "").startswith("Proves ")]
 
 
 def _top_level_names(path: Path) -> set[str]:

@@ -3,7 +3,7 @@
 The new grading uses REPORT's seed (a secret seed of record stays secret),
 its time-limit scale, its exercises and its GPU choice, with this grader in
 its own ``python -m grader grade`` process. Then it prints what differs
-(DESIGN.md, principle 8): the score, each check (status, points and, when
+(grader/docs/DESIGN.md, principle 8): the score, each check (status, points and, when
 those differ, the new message), the grader's identity (the hash of its
 published tree, and its version) and the environment (Python, torch, numpy,
 OS, CPU, GPU, start methods, isolation). ``--json FILE`` keeps the new report.

@@ -1,7 +1,7 @@
 """``python -m grader release OUT``: write the student template repository.
 
 The student repository is the template each student's repository is made
-from, whichever host delivers the lab (see README.md, "Delivering the lab").
+from, whichever host delivers the lab (see grader/docs/hosts.md).
 :func:`release` writes it from this repository:
 
 =========================================  =================================================

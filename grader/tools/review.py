@@ -1,4 +1,4 @@
-"""``python -m grader review SUBMISSIONS --out DIR``: the instructor's private review of a class (DESIGN.md, principle 8).
+"""``python -m grader review SUBMISSIONS --out DIR``: the instructor's private review of a class (grader/docs/DESIGN.md, principle 8).
 
 What the grader cannot decide goes to a person: (a) code similarity across
 the class, per exercise (:mod:`grader.tools.similarity`: copydetect, the
@@ -78,14 +78,21 @@ def read_file(path: Path) -> bytes | str:
         return fh.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES]
 
 
-def read_class(submissions: Path) -> tuple[dict[str, dict[str, bytes]], list[str]]:
-    """({student: {file name: bytes}}, notes on what could not be read)."""
-    if not submissions.is_dir():
-        raise ReviewError(f"submissions folder {submissions} does not exist or is not a folder")
-    students, notes = {}, []
-    for folder in sorted(submissions.iterdir()):
+def read_class(submissions: Path | list[Path]) -> tuple[dict[str, dict[str, bytes]], list[str]]:
+    """({student: {file name: bytes}}, notes on what could not be read), over one folder of students or several
+    (the slices of a class, as ``merge`` takes them); a student found twice is an error that names both folders."""
+    folders = [submissions] if isinstance(submissions, Path) else list(submissions)
+    for given in folders:
+        if not given.is_dir():
+            raise ReviewError(f"submissions folder {given} does not exist or is not a folder")
+    students, notes, seen = {}, [], {}
+    for folder in sorted((f for given in folders for f in given.iterdir()), key=lambda f: f.name):
         if folder.name.startswith("."):
             continue
+        if folder.name in seen:
+            raise ReviewError(f"the student {folder.name} is in {seen[folder.name]} and in {folder.parent}: "
+                              "review each student once")
+        seen[folder.name] = folder.parent
         if folder.is_symlink() or not folder.is_dir():
             notes.append(f"{folder.name}: not a folder (or a link): not reviewed")
             continue
@@ -99,7 +106,7 @@ def read_class(submissions: Path) -> tuple[dict[str, dict[str, bytes]], list[str
                 notes.append(f"{folder.name}/{name}: {data}: not reviewed")
         students[folder.name] = files
     if not students:
-        raise ReviewError(f"{submissions} holds no student folders (one folder per student expected)")
+        raise ReviewError(f"{', '.join(map(str, folders))} holds no student folders (one folder per student expected)")
     return students, notes
 
 
@@ -150,10 +157,11 @@ def scan_student(files: dict[str, bytes], budget_s: float) -> tuple[list, list[s
     return found, notes, over
 
 
-def review(submissions: Path, out: Path, *, threshold: float = DEFAULT_THRESHOLD, results: Path | None = None,
+def review(submissions: Path | list[Path], out: Path, *, threshold: float = DEFAULT_THRESHOLD, results: Path | None = None,
            boilerplate: list[Path] | None = None, reference: Path | None = None,
            student_budget_s: float = STUDENT_BUDGET_S) -> dict:
-    """Write the review of the class in ``submissions`` into ``out``; return what it found (for the tests)."""
+    """Write the review of the class in ``submissions`` (a folder of students, or several) into ``out``; return what
+    it found (for the tests)."""
     from grader.tools.similarity import compare_class
 
     started = time.monotonic()

@@ -20,6 +20,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.tools.offline_html import make_offline
+
 #: copydetect's noise threshold (its default): matches shorter than 25 tokens are noise. The guarantee threshold
 #: is the same, so every 25-gram is a fingerprint: winnowing would choose among them by Python's string hash,
 #: which differs from process to process, and the same class would get different similarities from run to run.
@@ -128,6 +130,7 @@ def _compare_exercise(copydetect, tmp: Path, exercise: str, sources: dict[str, b
         detector = _detector(copydetect, paths, paths, stubs + ([ref] if ref else []), html, threshold)
         pairs += _pairs(detector, exercise, owner)
         detector.generate_html_report()
+        html.write_text(make_offline(html.read_text(encoding="utf-8")), encoding="utf-8")  # no CDN: the review is offline
     if ref is not None and paths:
         copied = tmp / "reference" / exercise / f"{exercise}.py"
         copied.parent.mkdir(parents=True)

@@ -88,8 +88,14 @@ PLAIN_SEED_TEXT = "{seed} (every random input of this grading was drawn from it;
 
 
 def grader_text(result: GradeResult) -> str:
-    """The grader's version and, where recorded, the start of its hash ("1.0 (sha256 0123456789ab)")."""
-    return result.grader_version + (f" (sha256 {result.grader_sha256[:12]})" if result.grader_sha256 else "")
+    """The grader's version and, where recorded and not the same words, the start of its hash.
+
+    A version derived from the hash (grader.engine.provenance.grader_version) reads "sha256 0123456789ab";
+    an older report's "1.0" reads "1.0 (sha256 0123456789ab)"."""
+    short = result.grader_sha256[:12]
+    if short and result.grader_version in ("", short):
+        return f"sha256 {short}"
+    return result.grader_version + (f" (sha256 {short})" if short else "")
 
 
 def seed_line(result: GradeResult) -> str:

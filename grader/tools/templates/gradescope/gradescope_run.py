@@ -120,8 +120,8 @@ def warn_about_isolation(isolation: dict) -> None:
     print(f"isolation: {isolation['level']} ({isolation['reason']})")
     if isolation["level"] == "weak":
         print("WARNING: the student's code ran at isolation level weak (no Landlock or seccomp layer held here): it "
-              "could read this container's world-readable files and use its network. See the instructor README, "
-              "section Gradescope.")
+              "could read this container's world-readable files and use its network. See the instructor "
+              "repository's grader/docs/hosts.md, section Gradescope.")
 
 
 def install(report: Path) -> None:

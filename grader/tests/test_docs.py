@@ -1,0 +1,138 @@
+"""The documentation is a front door that tells the truth: README.md short, every figure derived, every secret in
+its table, every reference to the design resolving, and ``check`` saying each problem in one line with its fix.
+
+Proves: the pages' figures equal what grader/tools/doc_figures.py derives now;
+the README's table names every secret and variable the workflows and the
+templates read; every mention of DESIGN.md outside grader/docs/ is
+grader/docs/DESIGN.md, and every principle cited exists; ``check`` finds a
+rubric that is not worth POINTS_PER_EXERCISE, a missing public test and a stale
+figure, each in one line, and says what to rebuild after a change. Does not
+prove that the prose is right: a person reads it.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from grader.engine.rubric import POINTS_PER_EXERCISE
+from grader.paths import REPO
+from grader.tools import doc_figures, lab_check, lab_check_suite, rebuilds
+
+README_MAX_LINES = 250
+DOCS = REPO / "grader" / "docs"
+
+
+def test_the_readme_is_a_front_door():
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= README_MAX_LINES, f"README.md has {len(lines)} lines; move detail to grader/docs/"
+    for heading in ("## The two commands", "## Adopt it", "### The class workflow on GitHub Actions", "### Classroom 50",
+                    "### Gradescope", "## Secrets and variables"):
+        assert heading in lines, f"README.md lacks {heading!r}"
+
+
+def test_every_figure_is_derived_and_current():
+    assert doc_figures.problems() == [], "run python -m grader docs"
+    assert set(doc_figures.PAGES) >= {"README.md"} | {f"grader/docs/{p.name}" for p in DOCS.glob("*.md")}
+
+
+def test_a_stale_or_unknown_figure_is_found(tmp_path):
+    _copy(tmp_path, "lab.toml", ".github/scripts/list-repositories.py")
+    (tmp_path / "grader" / "docs").mkdir(parents=True)
+    for page in doc_figures.PAGES:
+        (tmp_path / page).write_text("nothing to derive\n")
+    (tmp_path / "README.md").write_text("<!-- n:exercises -->4<!-- /n --> and <!-- n:nonsense -->1<!-- /n -->\n")
+    found = doc_figures.problems(tmp_path)
+    exercises = doc_figures.values()["exercises"]
+    assert found == [f"README.md: exercises says 4, it is {exercises}: run python -m grader docs",
+                     "README.md: the figure 'nonsense' is unknown: use one of grader/tools/doc_figures.py's FIGURES"]
+    doc_figures.write(tmp_path)
+    assert f"<!-- n:exercises -->{exercises}<!-- /n -->" in (tmp_path / "README.md").read_text()
+
+
+def test_the_secrets_table_names_every_secret_and_variable(tmp_path):
+    assert lab_check_suite.secret_problems() == []
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "x.yml").write_text("env:\n  A: ${{ secrets.NEW_TOKEN }}\n")
+    (tmp_path / "README.md").write_text("| `OLD_VAR` | variable |\n")
+    assert lab_check_suite.secret_problems(tmp_path) == [
+        "README.md: the table of secrets and variables lacks NEW_TOKEN (read by .github/workflows/x.yml): add its row",
+        "README.md: the table of secrets and variables names OLD_VAR, which no workflow reads: remove its row"]
+
+
+def test_every_reference_to_the_design_resolves():
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=REPO,
+                            capture_output=True, text=True, check=True).stdout.split()
+    design = (DOCS / "DESIGN.md").read_text(encoding="utf-8")
+    principles = {int(n) for n in re.findall(r"^(\d+)\. \*\*", design, flags=re.M)}
+    assert len(principles) >= 9
+    bare, unknown = [], []
+    for name in listed:
+        path = REPO / name
+        if path.suffix not in (".py", ".md", ".yml", ".sh", ".toml") or not path.is_file() or path == Path(__file__):
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for match in re.finditer(r"(\S*)DESIGN\.md[,:]?\s*principles?\s+([\d, and]+)|(\S*)DESIGN\.md", text):
+            prefix = match.group(1) if match.group(1) is not None else match.group(3)
+            if not prefix.strip("`\"'(").endswith("grader/docs/") and not name.startswith("grader/docs/"):
+                bare.append(f"{name}: {match.group(0)}")
+            cited = {int(n) for n in re.findall(r"\d+", match.group(2) or "")}
+            unknown += [f"{name}: principle {n}" for n in cited - principles]
+    assert not bare, f"DESIGN.md is grader/docs/DESIGN.md: {bare}"
+    assert not unknown, f"grader/docs/DESIGN.md has no such principle: {unknown}"
+
+
+def test_every_page_the_docs_name_exists():
+    text = "".join(p.read_text(encoding="utf-8") for p in [REPO / "README.md", *DOCS.glob("*.md")])
+    missing = sorted({m for m in re.findall(r"grader/docs/[\w.-]+\.md", text) if not (REPO / m).is_file()})
+    assert not missing, missing
+
+
+def _copy(tmp_path, *names):
+    for name in names:
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        (shutil.copytree if (REPO / name).is_dir() else shutil.copy)(REPO / name, target)
+    return tmp_path
+
+
+def test_check_finds_a_rubric_not_worth_the_points_in_one_line(tmp_path):
+    repo = _copy(tmp_path, "lab.toml", "grader/engine/rubric.toml", "grader/engine/checks")
+    rubric = repo / "grader" / "engine" / "rubric.toml"
+    rubric.write_text(rubric.read_text().replace("inputs_are_not_modified = 1", "inputs_are_not_modified = 3", 1))
+    assert lab_check.rubric_problems(repo) == [
+        f"collate: its checks are worth {POINTS_PER_EXERCISE + 2} points in rubric.toml, every exercise is worth "
+        f"{POINTS_PER_EXERCISE}: move points between its checks until they add up"]
+
+
+def test_check_names_a_missing_public_test_and_its_fix(tmp_path):
+    repo = _copy(tmp_path, "lab.toml")
+    problems = lab_check.registry_problems(repo)
+    assert ("collate: tests/test_collate.py is missing: write the public tests (Add an exercise, step 8) of "
+            "grader/docs/recipes.md") in problems
+    assert all("\n" not in p for p in problems)
+
+
+def test_check_says_what_to_rebuild_after_a_change(tmp_path, monkeypatch):
+    monkeypatch.delenv("PYTEST_CURRENT_TEST")  # record() keeps no record of the suite's own builds
+    repo = _copy(tmp_path, "lab.toml", "grader/engine/rubric.toml", "grader/tools/templates")
+    assert all("never built from this clone" in line for line in rebuilds.report(repo))
+    rebuilds.record("template", tmp_path / "out", repo)
+    rebuilds.record("Gradescope zip", tmp_path / "z.zip", repo)
+    assert [line.split(":")[1].split()[0] for line in rebuilds.report(repo)] == ["up", "never", "up", "never"]
+    (repo / "grader" / "engine" / "rubric.toml").write_text("[collate]\n")
+    lines = rebuilds.report(repo)
+    assert lines[0].startswith("template: REBUILD (built from ") and "python -m grader release OUT --force" in lines[0]
+    assert lines[2].startswith("Gradescope zip: REBUILD"), "the rubric is part of the grader the zip carries"
+
+
+def test_the_check_command_prints_one_line_per_part_and_the_rebuilds(capsys):
+    from grader.cli import main
+
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out
+    parts = [line.split(":")[0] for line in out.splitlines() if line.endswith(": ok")]
+    assert parts == list(lab_check.PARTS)
+    assert [a.name for a in rebuilds.ARTIFACTS] == [line.strip().split(":")[0] for line in out.splitlines()[-4:]]
