@@ -204,6 +204,25 @@ def check_rng_none_is_replaced_too(ctx):
                f"{row['rng_type']}, but a {reference['rng_type']} where the dataset's rng was a Generator: replace it the same way")
 
 
+def check_class_level_rng_is_replaced_too(ctx):
+    """Proves that in real fork workers seed_worker replaces an rng the dataset's class defines (hasattr finds it; the
+    instance has none of its own) as it replaces one set on the instance.
+
+    Compares with the same submission's replacement of an instance's
+    Generator (the fork workers of the other checks): what the replacement
+    must be is check_dataset_rng_is_replaced_in_workers's promise.
+    """
+    (rng_on_class,) = ctx.boundaries(rng_on_the_class=True)
+    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=LOADER_SEED + 2,
+                        rng_on_class=rng_on_class, case="in 2 fork workers over a dataset whose class defines rng")
+    expect(rows, "the loader yielded nothing")
+    reference = next(iter(worker_rows(ctx)["fork"].values()))
+    for initial_seed, row in firsts_by_worker(rows).items():
+        expect(replaced(row) or not replaced(reference), f"in a fork worker with torch.initial_seed() = {initial_seed}, over a "
+               "dataset whose class defines rng (class attribute, none on the instance), dataset.rng still draws the class's "
+               "stream after seed_worker: hasattr finds it, so replace it (setting dataset.rng on the instance)")
+
+
 def check_dataset_without_rng_is_left_alone(ctx):
     """Proves seed_worker works in real fork workers on a dataset without an rng attribute and does not add one."""
     (with_rng,) = ctx.boundaries(no_rng_attribute=False)
