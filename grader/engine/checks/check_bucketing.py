@@ -193,7 +193,8 @@ def check_generator_replays_and_advances(ctx):
     batch order can change.
     """
     seed, got, single = three_epochs(ctx)
-    expect(got["epochs"] == got["replay"], f"two samplers with torch.Generator().manual_seed({seed}) gave different epochs")
+    expect(got["epochs"] == got["replay"], f"two samplers with torch.Generator().manual_seed({seed}) gave different epochs "
+           "(len() was called on the first before its epochs, and must draw nothing from the generator)")
     contents = [{frozenset(b) for b in batches_of(epoch)} for epoch in got["epochs"]]
     for e in (1, 2):
         expect(got["epochs"][e - 1] != got["epochs"][e], f"epoch {e + 1} repeated epoch {e}: draw every epoch's randomness "
