@@ -51,6 +51,7 @@ class BucketBatchSampler(Sampler):
     ``drop_last=True`` the indices of the short batch are not yielded.
     ``len(sampler)`` is the number of batches an epoch yields:
     ``ceil(n / batch_size)``, or ``n // batch_size`` with ``drop_last=True``.
+    It draws nothing: calling it leaves the generator's state as it was.
 
     Randomness: with a generator, all randomness comes from it and from no
     other source (torch's, NumPy's and Python's global RNGs are neither used

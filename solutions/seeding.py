@@ -35,8 +35,10 @@ def seed_worker(worker_id):
     - Python's ``random`` module is seeded with it (``random.seed``);
     - if this worker's copy of the dataset (``get_worker_info().dataset``)
       has an attribute ``rng``, whatever its value (``None`` included), that
-      attribute is replaced by ``numpy.random.default_rng(seed)``. A dataset
-      without ``rng`` is left as it is.
+      attribute is replaced by ``numpy.random.default_rng(seed)``. "Has" is
+      what ``hasattr`` finds: an ``rng`` set on the instance, or one its
+      class defines (a class attribute), which the new instance attribute
+      then shadows. A dataset without ``rng`` is left as it is.
 
     Seeding torch too (``torch.manual_seed(seed)``) is allowed and not
     required: PyTorch has seeded it in the worker already, and either way

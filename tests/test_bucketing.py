@@ -70,6 +70,20 @@ def test_batch_order_is_shuffled(lab):
     assert len(firsts) > 1, "the order of the batches must be shuffled, not shortest first"
 
 
+def test_the_short_batch_is_shuffled_too(lab):
+    """The order of all the batches is shuffled, the short one included: it is not kept last (or first)."""
+    lengths = list(range(30))  # batches of 4: seven full ones and a short one of 2
+    places = {next(k for k, b in enumerate(sampler(lab, lengths, 4, seed=s, pool_batches=2)) if len(b) < 4) for s in range(8)}
+    assert len(places) > 1, f"over 8 seeds the short batch always came at place {places.pop()}: shuffle it with the others"
+
+
+def test_len_draws_nothing_from_the_generator(lab):
+    lengths = np.random.default_rng(1).integers(4, 65, size=50).tolist()
+    a, b = sampler(lab, lengths, 8, seed=3), sampler(lab, lengths, 8, seed=3)
+    assert len(a) == len(b) == 7, f"len() of 50 lengths in batches of 8 should be 7, got {len(a)}"
+    assert list(a) == list(b), "len(sampler) changed the next epoch: it must not draw from the generator"
+
+
 def test_same_seed_replays_and_epochs_differ(lab):
     lengths = np.random.default_rng(0).integers(4, 65, size=200).tolist()
     a = sampler(lab, lengths, 8, seed=11, pool_batches=5)

@@ -141,6 +141,31 @@ def test_a_dataset_without_rng_gets_none(lab):
     assert flags == [False, False], "seed_worker added an rng attribute to a dataset that had none; leave such a dataset as it is"
 
 
+class ClassRng(Dataset):
+    """A dataset whose class defines rng (made once, seeded 0): the instance has none of its own."""
+
+    rng = np.random.default_rng(0)
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return {"initial_seed": torch.initial_seed(), "rng": float(self.rng.random())}
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(90)
+def test_a_dataset_whose_class_defines_rng_gets_one_of_its_own(lab):
+    """hasattr finds an rng the class defines, so seed_worker replaces it (on the worker's copy of the dataset)."""
+    fails_here_if_not_done(lambda: seed_worker_here(lab))
+    loader = worker_loader(ClassRng(), start_methods()[0], num_workers=1, batch_size=None, worker_init_fn=lab.seeding.seed_worker)
+    with batches(loader) as it:
+        first = next(it)
+    want = first_draws(first["initial_seed"] % 2**32)["rng"]
+    assert first["rng"] == want, (f"expected the first dataset.rng.random() == {want} (dataset.rng = numpy.random.default_rng(seed), "
+                                  f"also when rng is a class attribute), got {first['rng']}")
+
+
 class NoneRng(Dataset):
     """A dataset whose rng attribute exists and is None: each item reports the type seed_worker left there, and a draw."""
 

@@ -68,6 +68,15 @@ def test_two_workers_yield_each_integer_exactly_once(lab, start_method):
 
 @pytest.mark.workers
 @pytest.mark.timeout(90)
+@pytest.mark.parametrize("n, k", [(5, 2), (7, 3)])
+def test_remainders_each_integer_exactly_once(lab, n, k):
+    """n % k != 0 with n >= k: the last n % k integers belong to some worker too."""
+    got = sorted(drain(lab.sharding.ShardedRange(n), "fork" if "fork" in start_methods() else "spawn", num_workers=k))
+    assert got == list(range(n)), f"ShardedRange({n}) over {k} workers: expected each of 0..{n - 1} exactly once, got (sorted) {got}"
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(90)
 @pytest.mark.filterwarnings("ignore:This DataLoader will create")
 def test_fewer_items_than_workers(lab):
     got = sorted(drain(lab.sharding.ShardedRange(2), "fork" if "fork" in start_methods() else "spawn", num_workers=4))

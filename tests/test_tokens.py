@@ -99,10 +99,12 @@ def test_getitems_returns_the_per_item_windows(lab, token_file):
     assert ds.__getitems__([]) == [], "an empty batch of indices gives an empty list"
 
 
-def test_getitems_rejects_an_index_out_of_range(lab, token_file):
-    ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)  # 32 windows
+@pytest.mark.parametrize("bad", [32, -33], ids=["len", "minus_len_minus_1"])
+def test_getitems_rejects_an_index_out_of_range(lab, token_file, bad):
+    """The first index past either end: len, and -len - 1 (which a wrapped offset would silently read)."""
+    ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)  # 32 windows: -32 <= i < 32
     with pytest.raises(IndexError):
-        ds.__getitems__([0, 32])
+        ds.__getitems__([0, bad])
 
 
 class CountingMemmap(np.memmap):
@@ -155,10 +157,12 @@ def test_read_batch_stacks_the_per_item_windows(lab, token_file):
         assert torch.equal(part, want), f"read_batch({indices}): {name} should stack the per-item reads, {want.tolist()}, got {part.tolist()}"
 
 
-def test_read_batch_rejects_an_index_out_of_range(lab, token_file):
-    ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)  # 32 windows
+@pytest.mark.parametrize("bad", [32, -33], ids=["len", "minus_len_minus_1"])
+def test_read_batch_rejects_an_index_out_of_range(lab, token_file, bad):
+    """The first index past either end: len, and -len - 1 (which a wrapped offset would silently read)."""
+    ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)  # 32 windows: -32 <= i < 32
     with pytest.raises(IndexError):
-        ds.read_batch([0, 32])
+        ds.read_batch([0, bad])
 
 
 def test_read_batch_of_no_index_has_no_rows_even_for_an_empty_file(lab, token_file, tmp_path):

@@ -70,7 +70,7 @@ DOC = contract.normalize("Return 2 * x. It raises\n    TypeError for a str. None
 
 def promise(**fields):
     return contract.Entry(**{"kind": "promise", "id": "collate.demo", "doc": "f", "quote": "Return 2 * x.",
-                             "checks": ("check_a",), "tests": ("test_a",), **fields})
+                             "checks": ("check_a",), "tests": ("test_a",), "boundaries": ("empty",), **fields})
 
 
 def test_a_sentence_no_entry_quotes_is_found_with_its_words():
@@ -94,6 +94,23 @@ def test_a_promise_without_check_or_test_and_a_bad_id_are_found():
     assert "<exercise>.<name>" in contract.entry_problems([promise(id="nosuch.demo")])[0]
     assert "used twice" in contract.entry_problems([promise(), promise()])[0]
     assert "says why" in contract.entry_problems([dataclasses.replace(promise(), kind="explained", why=" ")])[0]
+    assert "lists its boundaries" in contract.entry_problems([promise(boundaries=())])[0]
+
+
+def test_a_boundary_no_check_of_its_promise_runs_is_found():
+    ran = contract.check_boundaries("collate")
+    check = next(c for c, names in ran.items() if names)
+    name = sorted(ran[check])[0]
+    assert contract.boundary_problems([promise(checks=(check,), boundaries=(name,))]) == []
+    problems = contract.boundary_problems([promise(checks=(check,), boundaries=(name, "nosuch_boundary"))])
+    assert len(problems) == 1 and "'nosuch_boundary' is run by none of its checks" in problems[0]
+
+
+def test_boundaries_are_read_through_helpers_and_module_dicts(tmp_path):
+    checks = tmp_path / "check_demo.py"
+    checks.write_text("CASES = {'a': 1, 'b': 2}\n\ndef helper(ctx):\n    return ctx.boundaries(c=3)\n\n"
+                      "def check_one(ctx):\n    ctx.boundaries(**CASES)\n    helper(ctx)\n\ndef check_two(ctx):\n    pass\n")
+    assert contract._check_boundaries(str(checks), 0) == {"check_one": ("a", "b", "c"), "check_two": ()}
 
 
 def test_a_missing_check_or_test_and_an_orphan_are_found():

@@ -6,18 +6,22 @@ The student-facing docstrings are those of every class and function in
 and promise nothing. Each entry of the table quotes a piece of one of them:
 
 - a **promise** names the hidden checks that prove it (``check_*``
-  functions of the exercise's check file) and the public tests that show it
+  functions of the exercise's check file), the public tests that show it
   on fixed inputs (``test_*`` functions of ``tests/test_<exercise>.py``, or
-  ``file.py::test_name`` for another file under ``tests/``);
+  ``file.py::test_name`` for another file under ``tests/``) and its
+  boundaries: the inputs that decide it whatever the seed, each a name that
+  one of its checks passes to ``ctx.boundaries(name=...)``, so every grading
+  runs it (a verdict never depends on the seed);
 - an **explained** sentence promises nothing of the student's code (a
   summary restated by promises, PyTorch's own behaviour, advice) and says why.
 
 :func:`problems` is the rule grader/tests/test_contract.py enforces, in
-five parts (each a function): well-formed entries; quotes found, exactly
+six parts (each a function): well-formed entries; quotes found, exactly
 once, in their docstring (whitespace runs read as one space); every word of
 every docstring inside some quote, section headers (``Args:``,
-``Returns:``, ``Raises:``) aside; every named check and test existing; and
-every check and public test of an exercise serving some promise.
+``Returns:``, ``Raises:``) aside; every named check and test existing;
+every check and public test of an exercise serving some promise; and every
+boundary a promise lists run by one of its checks.
 """
 
 from __future__ import annotations
@@ -35,9 +39,9 @@ from grader.tools.stubs import BEGIN, END
 
 CONTRACT = REPO / "grader" / "engine" / "contract.toml"
 KINDS = ("promise", "explained")
-FIELDS = {"promise": {"id", "doc", "quote", "checks", "tests", "decides", "note"},
+FIELDS = {"promise": {"id", "doc", "quote", "checks", "tests", "boundaries", "decides", "note"},
           "explained": {"id", "doc", "quote", "why"}}
-REQUIRED = {"promise": {"id", "doc", "quote", "checks", "tests"}, "explained": {"id", "doc", "quote", "why"}}
+REQUIRED = {"promise": {"id", "doc", "quote", "checks", "tests", "boundaries"}, "explained": {"id", "doc", "quote", "why"}}
 _ID = re.compile(r"^([a-z][a-z0-9_]*)\.([a-z][a-z0-9_]*)$")
 _HEADER = re.compile(r"^\s*(?:Args|Returns|Raises):\s*$", re.MULTILINE)
 _SENTENCE_END = re.compile(r"(?<=[.;:])\s+")
@@ -57,6 +61,7 @@ class Entry:
     quote: str
     checks: tuple[str, ...] = ()
     tests: tuple[str, ...] = ()
+    boundaries: tuple[str, ...] = ()
     why: str = ""
     decides: str = ""
     note: str = ""
@@ -157,6 +162,9 @@ def entry_problems(entries: list[Entry]) -> list[str]:
         seen.add(e.id)
         if e.kind == "promise" and not (e.checks and e.tests):
             found.append(f"{e.id}: a promise names at least one hidden check and one public test")
+        if e.kind == "promise" and not e.boundaries:
+            found.append(f"{e.id}: a promise lists its boundaries (boundaries = [...]): the inputs that decide it whatever "
+                         "the seed, each passed by one of its checks to ctx.boundaries(name=...)")
         if e.kind == "explained" and not e.why.strip():
             found.append(f"{e.id}: an explained sentence says why it promises nothing")
     return found
@@ -233,6 +241,80 @@ def orphan_problems(entries: list[Entry], checks: dict[str, list[str]], tests: d
     return found
 
 
+def check_boundaries(exercise: str, repo: Path = REPO) -> dict[str, set[str]]:
+    """{check name: the boundary names it passes to ``ctx.boundaries(name=...)``} of an exercise's check file.
+
+    A check's own body counts, and so do the helpers it calls, transitively:
+    functions of its module and of the check-support modules it imports
+    from (``from grader.engine.checks.<module> import ...``).
+    """
+    path = repo / registry.exercise(exercise).checks
+    return {name: set(names) for name, names in _check_boundaries(str(path), path.stat().st_mtime_ns).items()}
+
+
+def _dict_keys(tree: ast.Module) -> dict[str, set[str]]:
+    """{name: its string keys} of the module-level dict literals of ``tree`` (``ctx.boundaries(**NAME)`` passes them)."""
+    return {target.id: {k.value for k in node.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+            for node in tree.body if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)
+            for target in node.targets if isinstance(target, ast.Name)}
+
+
+def _functions_of(tree: ast.Module, constants: dict[str, set[str]]) -> dict[str, tuple[set[str], set[str]]]:
+    """{function name: (boundary names passed to .boundaries(...) in it, names of the functions it calls)}."""
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            calls = [c for c in ast.walk(node) if isinstance(c, ast.Call)]
+            names = set()
+            for call in [c for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr == "boundaries"]:
+                for k in call.keywords:
+                    if k.arg:
+                        names.add(k.arg)
+                    elif isinstance(k.value, ast.Name):  # **NAME of a module-level dict literal
+                        names |= constants.get(k.value.id, set())
+            found[node.name] = (names, {c.func.id for c in calls if isinstance(c.func, ast.Name)})
+    return found
+
+
+@functools.lru_cache(maxsize=16)
+def _check_boundaries(path: str, _mtime_ns: int) -> dict[str, tuple[str, ...]]:
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    trees = []  # the check-support modules it imports from, then the module itself (whose names win)
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("grader.engine.checks."):
+            helper = Path(path).with_name(node.module.rpartition(".")[2] + ".py")
+            if helper.is_file():
+                trees.append(ast.parse(helper.read_text(encoding="utf-8")))
+    trees.append(tree)
+    functions = {}
+    for module in trees:
+        functions.update(_functions_of(module, _dict_keys(module)))
+    found = {}
+    for name in [n for n in functions if n.startswith("check_")]:
+        seen, todo, names = set(), [name], set()
+        while todo:
+            current = todo.pop()
+            if current in seen or current not in functions:
+                continue
+            seen.add(current)
+            names |= functions[current][0]
+            todo += functions[current][1]
+        found[name] = tuple(sorted(names))
+    return found
+
+
+def boundary_problems(entries: list[Entry], repo: Path = REPO) -> list[str]:
+    """Every boundary a promise lists is passed to ``ctx.boundaries`` by one of the promise's checks (so it is run)."""
+    found, by_exercise = [], {x: check_boundaries(x, repo) for x in registry.EXERCISES}
+    for e in entries:
+        ran = set().union(*(by_exercise.get(e.exercise, {}).get(c, set()) for c in e.checks))
+        for name in e.boundaries:
+            if name not in ran:
+                found.append(f"{e.id}: the boundary {name!r} is run by none of its checks ({', '.join(e.checks)}): pass it to "
+                             f"ctx.boundaries({name}=...) in one of them, or take it off the promise's boundaries")
+    return found
+
+
 def problems(entries: list[Entry] | None = None, repo: Path = REPO) -> list[str]:
     """Everything wrong with the table against this repository's docstrings, checks and public tests ([] when sound)."""
     entries = load() if entries is None else entries
@@ -240,4 +322,5 @@ def problems(entries: list[Entry] | None = None, repo: Path = REPO) -> list[str]
     checks = {x: check_names(x, repo) for x in registry.EXERCISES}
     tests = {x: public_tests(x, repo) for x in registry.EXERCISES}
     return (entry_problems(entries) + quote_problems(entries, docs) + coverage_problems(entries, docs)
-            + reference_problems(entries, checks, repo) + orphan_problems(entries, checks, tests))
+            + reference_problems(entries, checks, repo) + orphan_problems(entries, checks, tests)
+            + boundary_problems(entries, repo))

@@ -27,12 +27,22 @@ def _exercises(repo: Path) -> tuple[str, ...]:
     return tuple(e.name for e in registry.load(repo / "lab.toml"))
 
 
+def _f_strings_as_text(node: ast.expr) -> ast.expr:
+    """``node`` with every f-string replaced by its source text (a lab claim may name a constant of solutions/lab.py;
+    only the public tests' names are checked here, so the claim's text need not be evaluated)."""
+    class Unformat(ast.NodeTransformer):
+        def visit_JoinedStr(self, joined):
+            return ast.copy_location(ast.Constant(ast.unparse(joined)), joined)
+
+    return Unformat().visit(node)
+
+
 def witnesses(repo: Path = REPO) -> dict[str, list[str]]:
     """WITNESSES of grader/tests/test_public_catch.py, read without importing it: {wrong answer id: [test or claim]}."""
     tree = ast.parse((repo / WITNESS_FILE).read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "WITNESSES" for t in node.targets):
-            return ast.literal_eval(node.value)
+            return ast.literal_eval(_f_strings_as_text(node.value))
     raise ValueError(f"{WITNESS_FILE} defines no WITNESSES = {{...}}")
 
 

@@ -40,19 +40,26 @@ def call_text(n, batch_size, pool_batches, drop_last):
 
 def check_rejects_sizes_below_one(ctx):
     """Proves batch_size < 1 and pool_batches < 1 raise ValueError, and valid sizes do not."""
-    cases = [{"lengths": [3, 1, 2], "batch_size": 0}, {"lengths": [3, 1, 2], "batch_size": -2},
-             {"lengths": [3, 1, 2], "batch_size": 2, "pool_batches": 0}, {"lengths": [3, 1, 2], "batch_size": 2, "pool_batches": -1},
-             {"lengths": [3, 1, 2], "batch_size": 1, "pool_batches": 1}]
+    cases = ctx.boundaries(
+        batch_size_0={"lengths": [3, 1, 2], "batch_size": 0}, batch_size_negative={"lengths": [3, 1, 2], "batch_size": -2},
+        pool_batches_0={"lengths": [3, 1, 2], "batch_size": 2, "pool_batches": 0},
+        pool_batches_negative={"lengths": [3, 1, 2], "batch_size": 2, "pool_batches": -1},
+        both_1={"lengths": [3, 1, 2], "batch_size": 1, "pool_batches": 1})
     outcomes = ctx.probe("bucketing:construct", cases=cases)
     for case, outcome in zip(cases[:4], outcomes[:4]):
         expect(outcome.startswith("ValueError"), f"BucketBatchSampler(**{case}) should raise ValueError, got: {outcome}")
     expect(outcomes[4] == "ok", f"BucketBatchSampler(**{cases[4]}) should work, got: {outcomes[4]}")
 
 
-def size_cases(rng):
-    """(n, batch_size, pool_batches, drop_last), smallest first."""
-    cases = [(0, 3, 2, False), (1, 3, 2, True), (5, 5, 1, False), (10, 3, 2, False), (10, 3, 2, True), (11, 4, 1, True),
-             (12, 4, 2, True)]  # drop_last with no short batch: nothing to drop
+def size_cases(ctx, rng):
+    """(n, batch_size, pool_batches, drop_last), smallest first: the boundaries, then seeded ones."""
+    cases = ctx.boundaries(
+        empty=(0, 3, 2, False), empty_drop_last=(0, 3, 2, True), single_drop_last=(1, 3, 2, True),
+        short_data=(2, 3, 2, False), short_data_drop_last=(2, 3, 2, True), one_full_batch=(5, 5, 1, False),
+        remainder=(10, 3, 2, False), remainder_drop_last=(10, 3, 2, True), pools_of_one_drop_last=(11, 4, 1, True),
+        no_short_batch_drop_last=(12, 4, 2, True),  # drop_last with no short batch: nothing to drop
+        final_short_pool=(25, 4, 2, False), final_short_pool_drop_last=(27, 4, 2, True),  # pools of 8: 8, 8, 8, 1 (3)
+        pool_larger_than_data=(10, 3, 50, False))
     for _ in range(6):
         cases.append((int(rng.integers(1, 300)), int(rng.integers(1, 20)), int(rng.integers(1, 6)), bool(rng.random() < 0.5)))
     return sorted(cases)
@@ -62,7 +69,7 @@ def size_runs(ctx):
     """[(n, batch_size, pool_batches, drop_last, lengths, what the probe saw)] over size_cases, one probe run each, shared by three checks."""
     rng = ctx.rng("partition")
     runs = []
-    for n, bs, pool, drop in size_cases(rng):
+    for n, bs, pool, drop in size_cases(ctx, rng):
         lengths = [int(x) for x in rng.integers(1, 50, size=n)]
         runs.append((n, bs, pool, drop, run(ctx, lengths, bs, pool, drop, count=1, replay=False)))
     return runs
@@ -122,11 +129,12 @@ def check_huge_pool_gives_sorted_slices(ctx):
     and longest-first, which pad alike.
     """
     rng = ctx.rng("huge_pool")
+    (pool_batches,) = ctx.boundaries(pool_larger_than_data=1000)  # 8000 slots for 97 items, with a short batch
     lengths = [int(x) for x in rng.permutation(97)]  # distinct lengths: the slices are unique
     ascending = [list(range(k, min(k + 8, 97))) for k in range(0, 97, 8)]
     descending = sorted(sorted(range(max(0, k - 7), k + 1)) for k in range(96, -1, -8))
     for lengths_as in ("list", "tuple", "numpy", "tensor"):
-        (epoch,) = run(ctx, lengths, 8, pool_batches=1000, count=1, replay=False, lengths_as=lengths_as)["epochs"]
+        (epoch,) = run(ctx, lengths, 8, pool_batches=pool_batches, count=1, replay=False, lengths_as=lengths_as)["epochs"]
         got = sorted(sorted(lengths[i] for i in b) for b in batches_of(epoch))
         expect(got in (ascending, descending), f"with pool_batches=1000 on 97 distinct lengths (as a {lengths_as}), batch_size 8: "
                f"expected the batches' lengths to be {show(ascending)} in some order, got {show(got)}")
@@ -138,37 +146,66 @@ def check_pools_cut_padding_and_one_batch_pools_do_not(ctx):
     rng = ctx.rng("padding")
     lengths = uniform_lengths(rng)
     limit = registry.bound("bucketed_padded_fraction")
-    bucketed = padded_fraction(lengths, batches_of(run(ctx, lengths, 32, 50, count=1, replay=False)["epochs"][0]))
+    pools_of_50, pools_of_1 = ctx.boundaries(pools_of_50=50, pools_of_one_batch=1)
+    bucketed = padded_fraction(lengths, batches_of(run(ctx, lengths, 32, pools_of_50, count=1, replay=False)["epochs"][0]))
     expect(bucketed <= limit, f"2,000 lengths uniform in [4, 64], batch_size=32, pool_batches=50: padded fraction {bucketed:.1%}, "
            f"expected at most {limit:.0%} (the lab measures about 2.7 %): sort each pool by length, then slice it")
-    single = padded_fraction(lengths, batches_of(run(ctx, lengths, 32, 1, count=1, replay=False)["epochs"][0]))
+    single = padded_fraction(lengths, batches_of(run(ctx, lengths, 32, pools_of_1, count=1, replay=False)["epochs"][0]))
     expect(single > 0.35, f"with pool_batches=1 the padded fraction was {single:.1%}; pools of one batch cannot sort across batches, "
            "so it should stay near random batching's 45 %: sort within each pool, not the whole dataset")
 
 
+def three_epochs(ctx):
+    """(seed, pools, one_pool): three epochs (and their replay) of 300 lengths in batches of 8 (a short batch of 4) with
+    pools of 4 batches, and three with one pool over the whole dataset; shared by the checks of the batch order and the generator."""
+    rng = ctx.rng("generator")
+    lengths = uniform_lengths(rng, 300)
+    seed = int(rng.integers(0, 2**31))
+    several_pools, one_pool = ctx.boundaries(three_epochs_several_pools=4, three_epochs_one_pool=1000)
+    pools = run(ctx, lengths, 8, pool_batches=several_pools, seed=seed, count=3)
+    single = run(ctx, lengths, 8, pool_batches=one_pool, seed=seed, count=3, replay=False)
+    return seed, pools, single
+
+
 def check_batch_order_is_shuffled(ctx):
-    """Proves the order of the batches is shuffled, not shortest first or in pool order."""
+    """Proves the order of all the batches is shuffled: not shortest first or in pool order, and the short batch not
+    kept at one place (last, say) epoch after epoch."""
     rng = ctx.rng("order")
+    (pool_batches,) = ctx.boundaries(one_pool_of_32_batches=1000)
     lengths = [int(x) for x in rng.permutation(256)]
-    (epoch,) = run(ctx, lengths, 8, pool_batches=1000, count=1, replay=False)["epochs"]
+    (epoch,) = run(ctx, lengths, 8, pool_batches=pool_batches, count=1, replay=False)["epochs"]
     firsts = [min(lengths[i] for i in b) for b in batches_of(epoch)]
     share = sum(a < b for a, b in zip(firsts, firsts[1:])) / max(1, len(firsts) - 1)
     expect(0.2 < share < 0.8, f"the batches came out {'sorted' if share >= 0.8 else 'reverse sorted'} by length "
            f"(their shortest lengths in order: {show(firsts, 200)}); shuffle the order of the batches with the generator")
+    _seed, pools, single = three_epochs(ctx)
+    places = [next((k for k, b in enumerate(batches_of(epoch)) if len(b) < 8), None) for epoch in pools["epochs"] + single["epochs"]]
+    expect(len(set(places)) > 1, "the short batch (4 of 300 lengths in batches of 8) came at the same place in all six "
+           f"epochs (three with pools of 4 batches, three with one pool), place {places[0]}: shuffle the order of all the "
+           "batches, the short one included")
 
 
 def check_generator_replays_and_advances(ctx):
-    """Proves that with a generator the same seed replays the same epochs, successive epochs differ (in their batches,
-    not only their order), and torch's, NumPy's and Python's global RNGs are untouched."""
-    rng = ctx.rng("generator")
-    lengths = uniform_lengths(rng, 300)
-    seed = int(rng.integers(0, 2**31))
-    got = run(ctx, lengths, 8, pool_batches=4, seed=seed, count=2)
-    expect(got["epochs"] == got["replay"], f"two samplers with torch.Generator().manual_seed({seed}) gave different epochs")
-    expect(got["epochs"][0] != got["epochs"][1], "epoch 2 repeated epoch 1: draw every epoch's randomness from the generator, whose state advances")
+    """Proves that with a generator the same seed replays the same three epochs, and each epoch differs from the one
+    before it in its pools (which indices share a batch) and in its batch order, and that torch's, NumPy's and
+    Python's global RNGs are untouched.
+
+    Judged over three epochs of 300 lengths in batches of 8 with pools of 4
+    batches, and three with one pool over the whole dataset, where only the
+    batch order can change.
+    """
+    seed, got, single = three_epochs(ctx)
+    expect(got["epochs"] == got["replay"], f"two samplers with torch.Generator().manual_seed({seed}) gave different epochs "
+           "(len() was called on the first before its epochs, and must draw nothing from the generator)")
     contents = [{frozenset(b) for b in batches_of(epoch)} for epoch in got["epochs"]]
-    expect(contents[0] != contents[1], "epochs 1 and 2 grouped exactly the same indices into batches (only their order changed): "
-           "draw a fresh random permutation every epoch, before cutting it into pools")
+    for e in (1, 2):
+        expect(got["epochs"][e - 1] != got["epochs"][e], f"epoch {e + 1} repeated epoch {e}: draw every epoch's randomness "
+               "from the generator, whose state advances")
+        expect(contents[e - 1] != contents[e], f"epochs {e} and {e + 1} grouped exactly the same indices into batches (only "
+               "their order changed): draw a fresh random permutation every epoch, before cutting it into pools")
+    orders = {tuple(tuple(sorted(b)) for b in batches_of(epoch)) for epoch in single["epochs"]}
+    expect(len(orders) == 3, "with one pool over the whole dataset (pool_batches=1000), three epochs did not give three "
+           "batch orders: shuffle the order of all the batches with the generator, every epoch")
     moved = [name for name, same in got["globals_unchanged"].items() if not same]
     expect(not moved, f"with a generator, the global RNG of {', '.join(moved)} was used; all randomness must come from the generator")
 
@@ -178,7 +215,8 @@ def check_without_generator_follows_torch_global_seed(ctx):
     epoch; NumPy and random play no part."""
     rng = ctx.rng("no_generator")
     lengths = uniform_lengths(rng, 300)
-    got = ctx.probe("bucketing:without_generator", lengths=lengths, batch_size=8, torch_seed=int(rng.integers(0, 2**31)))
+    (batch_size,) = ctx.boundaries(epochs_after_reseeding_each_global_rng=8)
+    got = ctx.probe("bucketing:without_generator", lengths=lengths, batch_size=batch_size, torch_seed=int(rng.integers(0, 2**31)))
     expect(got["first"] == got["replay"], "after the same torch.manual_seed, generator=None gave a different epoch")
     expect(got["first"] != got["second"], "generator=None gave the same epoch twice in a row: draw a fresh seed from torch's global RNG each epoch")
     expect(got["other_globals"] == got["first"],

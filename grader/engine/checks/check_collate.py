@@ -31,9 +31,30 @@ from grader.engine.checks.collate_tables import (
 )
 from grader.engine.checks.support import ON_GPU, POOL_WORKERS, START_METHODS, WITHOUT_GPU, WORKER_TIMEOUT_S, expect, show
 
+# The boundaries: inputs every grading runs whatever the seed (passed to ctx.boundaries by name; the contract
+# table lists them per promise).
 #: A ragged batch whose real tokens equal pad_id: the mask and the labels must follow the lengths, not the values.
 PAD_EQUALS_TOKEN = {"seqs": [[7, 2, 7], [7]], "pad_id": 7}
-EMPTY_CASES = [{"seqs": [[]]}, {"seqs": [[], [3, 4]]}, {"seqs": [[], [], []]}, {"seqs": [[5, 1], [], [2]], "pad_id": 9}]
+#: A real token equal to -100, the label of padding: the mask decides, not the value.
+TOKEN_MINUS_100 = {"seqs": [[-100, 3, -100], [4]]}
+#: pad_id equal to -100, and a pad_id no token uses: input_ids holds it as given.
+PAD_ID_MINUS_100 = {"seqs": [[1], [2, 3, 4]], "pad_id": -100}
+#: One sequence of one token: B = T = 1.
+SINGLE = {"seqs": [[5]]}
+#: Token ids a float32 buffer cannot hold exactly (beyond 2**24), and ids beyond float64's 2**53.
+IDS_BEYOND_2_24 = {"seqs": [[2**24 + 1, 3], [2**24 + 3]], "pad_id": 0}
+IDS_BEYOND_2_53 = {"seqs": [[2**53 + 1, 7], [2**62 + 1]], "pad_id": 1}
+#: Empty sequences: alone, first, all of them, and between others with a pad_id of its own.
+EMPTY_CASES = {"one_empty": {"seqs": [[]]}, "empty_first": {"seqs": [[], [3, 4]]}, "all_empty": {"seqs": [[], [], []]},
+               "empty_between": {"seqs": [[5, 1], [], [2]], "pad_id": 9}}
+#: The limits of every narrow integer dtype, ragged (each case is run with its int64 twin).
+DTYPE_LIMITS = [{"seqs": [[lo, hi, 0], [hi], [lo, 1]], "dtype": dtype, "pad_id": 0}
+                for dtype, (lo, hi) in {"int32": (-(2**31), 2**31 - 1), "int16": (-(2**15), 2**15 - 1),
+                                        "int8": (-128, 127), "uint8": (0, 255)}.items()]
+#: Batches where no row needs padding, in every integer dtype, and one row alone.
+NO_PADDING = [{"seqs": [[1, 2], [3, 4]], "dtype": dtype} for dtype in ("int32", "int16", "int8", "uint8", "int64")]
+#: The docstring's examples of a pad_id the input dtype cannot hold.
+PAD_OUTSIDE = {"uint8_pad_300": ("uint8", 300), "uint8_pad_minus_1": ("uint8", -1), "int8_pad_200": ("int8", 200)}
 
 
 def run(ctx, cases):
@@ -45,7 +66,7 @@ def check_returns_exactly_the_three_keys(ctx):
 
     Judges the keys only: what is stored under them is the other checks' promise.
     """
-    cases = [{"seqs": [[5]]}] + random_cases(ctx.rng("keys"), 10)
+    cases = ctx.boundaries(single=SINGLE, pad_equals_token=PAD_EQUALS_TOKEN) + random_cases(ctx.rng("keys"), 10)
 
     def judge(case, got):
         if got["type"] != "dict":
@@ -64,7 +85,8 @@ def check_tables_are_int64_b_by_t(ctx):
     without empty sequences; a missing or extra key is
     check_returns_exactly_the_three_keys's promise.
     """
-    cases = random_cases(ctx.rng("returns_dict"), 20)
+    cases = ctx.boundaries(single=SINGLE, ids_beyond_2_24=IDS_BEYOND_2_24, ids_beyond_2_53=IDS_BEYOND_2_53,
+                           token_minus_100=TOKEN_MINUS_100) + random_cases(ctx.rng("returns_dict"), 20)
 
     def judge(case, got):
         if tables_missing(got):
@@ -88,7 +110,9 @@ def check_input_ids_are_right_padded(ctx):
 
     Judges input_ids's values only, as ints whatever its dtype.
     """
-    cases = random_cases(ctx.rng("input_ids"))
+    cases = ctx.boundaries(single=SINGLE, pad_equals_token=PAD_EQUALS_TOKEN, pad_id_minus_100=PAD_ID_MINUS_100,
+                           token_minus_100=TOKEN_MINUS_100, ids_beyond_2_24=IDS_BEYOND_2_24,
+                           ids_beyond_2_53=IDS_BEYOND_2_53) + random_cases(ctx.rng("input_ids"))
     expect(not (p := first_problem(cases, run(ctx, cases), table_problem("input_ids"))), p)
 
 
@@ -98,7 +122,9 @@ def check_attention_mask_marks_real_tokens(ctx):
     Judges attention_mask's values only, as ints whatever its dtype (a bool
     mask with the right values passes here and fails check_tables_are_int64_b_by_t).
     """
-    cases = [PAD_EQUALS_TOKEN] + random_cases(ctx.rng("attention_mask"))
+    cases = ctx.boundaries(single=SINGLE, pad_equals_token=PAD_EQUALS_TOKEN, token_minus_100=TOKEN_MINUS_100,
+                           pad_id_minus_100=PAD_ID_MINUS_100, ids_beyond_2_24=IDS_BEYOND_2_24,
+                           ids_beyond_2_53=IDS_BEYOND_2_53) + random_cases(ctx.rng("attention_mask"))
     expect(not (p := first_problem(cases, run(ctx, cases), table_problem("attention_mask"))), p)
 
 
@@ -108,7 +134,9 @@ def check_labels_are_ids_with_minus_100_at_padding(ctx):
     Judges labels's values only, as ints, against the documented tables: a
     mistake in input_ids's padding or in the mask alone does not fail it.
     """
-    cases = [PAD_EQUALS_TOKEN] + random_cases(ctx.rng("labels"))
+    cases = ctx.boundaries(single=SINGLE, pad_equals_token=PAD_EQUALS_TOKEN, token_minus_100=TOKEN_MINUS_100,
+                           pad_id_minus_100=PAD_ID_MINUS_100, ids_beyond_2_24=IDS_BEYOND_2_24,
+                           ids_beyond_2_53=IDS_BEYOND_2_53) + random_cases(ctx.rng("labels"))
     expect(not (p := first_problem(cases, run(ctx, cases), table_problem("labels"))), p)
 
 
@@ -119,7 +147,7 @@ def check_empty_sequences_keep_their_row(ctx):
     rows of T columns; the tables' values are the value checks' promise.
     """
     rng = ctx.rng("empty")
-    cases = EMPTY_CASES + [c for c in random_cases(rng, 10, shortest=0) if any(not s for s in c["seqs"])]
+    cases = ctx.boundaries(**EMPTY_CASES) + [c for c in random_cases(rng, 10, shortest=0) if any(not s for s in c["seqs"])]
 
     def judge(case, got):
         if tables_missing(got):
@@ -142,7 +170,7 @@ def check_any_integer_dtype_gives_the_same_tables(ctx):
     Compares the submission with itself, values as ints: what the tables
     hold is the value checks' promise, their dtype check_tables_are_int64_b_by_t's.
     """
-    cases = with_twins(narrow_cases(ctx.rng("edge_cases")))
+    cases = with_twins(ctx.boundaries(dtype_limits=DTYPE_LIMITS)[0] + narrow_cases(ctx.rng("edge_cases")))
 
     def judge(case, got, twin):
         for key in KEYS:
@@ -164,7 +192,8 @@ def check_int64_also_when_no_row_needs_padding(ctx):
     promise, and the values are the value checks'.
     """
     reference = {"seqs": [[1, 2, 3], [4]]}
-    cases = [reference] + same_length_cases(ctx.rng("no_padding"))
+    no_padding, single = ctx.boundaries(no_padding_every_dtype=NO_PADDING, single=SINGLE)
+    cases = [reference, *no_padding, single] + same_length_cases(ctx.rng("no_padding"))
     results = run(ctx, cases)
     if "error" in results[0] or tables_missing(results[0]):
         problem = f"raised {results[0]['error']}" if "error" in results[0] else f"gave no table:\n{tables_missing(results[0])}"
@@ -189,7 +218,8 @@ def check_pad_id_outside_the_input_dtype(ctx):
     Compares input_ids with the submission's own for the int64 twin, as ints:
     how pad_id is written there is check_input_ids_are_right_padded's promise.
     """
-    cases = with_twins(pad_id_cases(ctx.rng("pad_id_range")))
+    examples = [{"seqs": [[1, 2, 3], [4]], "dtype": dtype, "pad_id": pad} for dtype, pad in ctx.boundaries(**PAD_OUTSIDE)]
+    cases = with_twins(examples + pad_id_cases(ctx.rng("pad_id_range")))
 
     def judge(case, got, twin):
         have, want = table(got, "input_ids"), table(twin, "input_ids")
@@ -215,7 +245,8 @@ def check_inputs_are_not_modified(ctx):
     checks judge). Judges nothing of what came back but its memory (so it
     needs a tensor to come back, in a dict, a tuple or a list).
     """
-    cases = random_cases(ctx.rng("inputs"), 10) + [{"seqs": [[1, 2, 3], [4, 5, 6]]}, {"seqs": [[8, 9]]}]
+    cases = ctx.boundaries(same_length={"seqs": [[1, 2, 3], [4, 5, 6]]}, single_sequence={"seqs": [[8, 9]]},
+                           single=SINGLE) + random_cases(ctx.rng("inputs"), 10)
 
     def judge(case, got):
         if not got.get("tensors_returned"):
@@ -239,8 +270,10 @@ def check_same_batches_in_real_workers(ctx):
     which proves that the function pickles into a fresh interpreter, has 1
     (see POOL_WORKERS).
     """
-    rng = ctx.rng("workers")
-    seqs = [rng.integers(1, 100, size=int(n)).tolist() for n in rng.integers(1, 9, size=12)]
+    # 13 sequences in batches of 3: four full batches, then a short one (the same for every seed: only the
+    # sameness with the main process is judged here, so random sequences would prove nothing more)
+    (seqs,) = ctx.boundaries(short_final_batch=[[1, 2, 3], [4], [5, 6], [7, 8, 9, 10], [11], [12, 13], [14, 15, 16, 17, 18],
+                                                [19], [20, 21, 22], [23, 24], [25], [26, 27, 28, 29], [30]])
     batch_size = 3
     pools = {method: POOL_WORKERS[method] for method in START_METHODS}
     got = ctx.probe("collate:in_workers", timeout=WORKER_TIMEOUT_S, seqs=seqs, batch_size=batch_size, pools=pools)

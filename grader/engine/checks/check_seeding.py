@@ -16,7 +16,7 @@ import random
 
 import numpy as np
 
-from grader.engine.checks.support import FORKING_METHODS, WORKER_TIMEOUT_S, ProbeProblem, expect, shared_probe
+from grader.engine.checks.support import WORKER_TIMEOUT_S, ProbeProblem, expect, shared_probe
 
 RNGS = {"numpy": "np.random.random()", "random": "random.random()", "rng": "dataset.rng.random()"}
 #: Torch seeds below 2**31 (where % 2**31 and % 2**32 agree), and seeds where only % 2**32 gives the documented seed.
@@ -41,14 +41,20 @@ def firsts_by_worker(rows):
     return first
 
 
+#: The loader generator's seed of the worker checks, the same for every grading seed: the workers' torch seeds are
+#: then the same 64-bit numbers every time (which RNGs are seeded, and with what, is judged on them; the torch seeds
+#: at 2**31 and beyond are the outside checks' boundaries).
+LOADER_SEED = 4242
+
+
 def loader_seed(ctx):
-    return int(ctx.rng("in_workers").integers(0, 2**31))
+    return LOADER_SEED
 
 
 def worker_rows(ctx):
     """{start method: the first row of each worker}, from one 2-worker pool per method (fork: the first of 2 epochs and a rerun)."""
     seed, firsts = loader_seed(ctx), {}
-    for method in FORKING_METHODS:
+    for method in ctx.boundaries(two_fork_workers="fork", two_forkserver_workers="forkserver"):
         rows = epochs(ctx, method)[0]
         firsts[method] = firsts_by_worker(rows)
         expect(len(firsts[method]) == 2, f"with {method} workers and generator seed {seed}: expected items from 2 workers with "
@@ -76,7 +82,9 @@ def worker_rows_if_they_ran(ctx):
 
 def outside_rows(ctx):
     """The rows of seed_worker called outside a worker, for the small seeds then the large ones (one shared probe)."""
-    return shared_probe(ctx, "seeding:outside_worker", seeds=SMALL_SEEDS + LARGE_SEEDS)
+    seeds = ctx.boundaries(seed_0=SMALL_SEEDS[0], seed_1=SMALL_SEEDS[1], seed_1234=SMALL_SEEDS[2], bit_31_set=LARGE_SEEDS[0],
+                           above_2_32=LARGE_SEEDS[1])
+    return shared_probe(ctx, "seeding:outside_worker", seeds=seeds)
 
 
 def seeded(row, rng):
@@ -181,8 +189,9 @@ def check_rng_none_is_replaced_too(ctx):
     (the fork workers of the other checks): what the replacement must be is
     check_dataset_rng_is_replaced_in_workers's promise.
     """
-    seed = int(ctx.rng("rng_none").integers(0, 2**31))
-    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=seed, rng_none=True,
+    seed = LOADER_SEED + 1
+    (rng_none,) = ctx.boundaries(rng_is_none=True)
+    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=seed, rng_none=rng_none,
                         case=f"in 2 fork workers over a dataset whose rng is None, generator seed {seed}")
     expect(rows, "the loader yielded nothing")
     reference = next(iter(worker_rows(ctx)["fork"].values()))
@@ -195,9 +204,29 @@ def check_rng_none_is_replaced_too(ctx):
                f"{row['rng_type']}, but a {reference['rng_type']} where the dataset's rng was a Generator: replace it the same way")
 
 
+def check_class_level_rng_is_replaced_too(ctx):
+    """Proves that in real fork workers seed_worker replaces an rng the dataset's class defines (hasattr finds it; the
+    instance has none of its own) as it replaces one set on the instance.
+
+    Compares with the same submission's replacement of an instance's
+    Generator (the fork workers of the other checks): what the replacement
+    must be is check_dataset_rng_is_replaced_in_workers's promise.
+    """
+    (rng_on_class,) = ctx.boundaries(rng_on_the_class=True)
+    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=LOADER_SEED + 2,
+                        rng_on_class=rng_on_class, case="in 2 fork workers over a dataset whose class defines rng")
+    expect(rows, "the loader yielded nothing")
+    reference = next(iter(worker_rows(ctx)["fork"].values()))
+    for initial_seed, row in firsts_by_worker(rows).items():
+        expect(replaced(row) or not replaced(reference), f"in a fork worker with torch.initial_seed() = {initial_seed}, over a "
+               "dataset whose class defines rng (class attribute, none on the instance), dataset.rng still draws the class's "
+               "stream after seed_worker: hasattr finds it, so replace it (setting dataset.rng on the instance)")
+
+
 def check_dataset_without_rng_is_left_alone(ctx):
     """Proves seed_worker works in real fork workers on a dataset without an rng attribute and does not add one."""
-    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=7, with_rng=False,
+    (with_rng,) = ctx.boundaries(no_rng_attribute=False)
+    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=7, with_rng=with_rng,
                         case="in 2 fork workers over a dataset without an rng attribute")
     expect(rows, "the loader yielded nothing")
     expect(not any(r["has_rng"] for r in rows), "seed_worker added an rng attribute to a dataset that had none")
@@ -239,6 +268,7 @@ def check_reruns_repeat_and_epochs_differ(ctx):
     (which change every epoch whatever seed_worker does).
     """
     seed = loader_seed(ctx)
+    ctx.boundaries(two_epochs_and_a_rerun="fork")
     first, second, rerun = epochs(ctx, "fork")
     draws = lambda rows: [(r["index"], r["numpy"], r["random"], r["rng"]) for r in rows]  # noqa: E731
     expect(draws(first) == draws(rerun), f"with fork workers, two loaders with generator seed {seed} gave different draws")

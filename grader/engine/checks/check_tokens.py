@@ -12,6 +12,11 @@ from __future__ import annotations
 
 from grader.engine.checks.support import ON_GPU, POOL_WORKERS, START_METHODS, WITHOUT_GPU, WORKER_TIMEOUT_S, expect, show
 from grader.engine.checks.token_windows import (
+    AT_LEN,
+    ENDS,
+    LAST,
+    MINUS_LEN_MINUS_1,
+    NONE,
     PIN_STRIDE,
     UINT16_FILE,
     batch_type_problem,
@@ -32,8 +37,9 @@ from grader.engine.checks.token_windows import (
 
 def check_rejects_bad_sizes(ctx):
     """Proves block_size < 1, stride < 1 and a file whose size is not a multiple of the dtype's size raise ValueError, and valid arguments do not."""
-    cases = [{"block_size": 0}, {"block_size": -1}, {"block_size": 4, "stride": 0}, {"block_size": 4, "stride": -2},
-             {"block_size": 4, "dtype": "uint32"}, {"block_size": 4}]
+    cases = ctx.boundaries(block_size_0={"block_size": 0}, block_size_negative={"block_size": -1},
+                           stride_0={"block_size": 4, "stride": 0}, stride_negative={"block_size": 4, "stride": -2},
+                           size_not_a_multiple={"block_size": 4, "dtype": "uint32"}, valid={"block_size": 4})
     outcomes = ctx.probe("tokens:construct", file_bytes=1002, cases=cases)  # 1002 bytes: whole uint16s, not whole uint32s
     for case, outcome in zip(cases[:5], outcomes[:5]):
         expect(outcome.startswith("ValueError"), f"TokenWindows(<1002-byte file>, **{case}) should raise ValueError, got: {outcome}")
@@ -46,8 +52,11 @@ def check_len_counts_the_windows_that_fit(ctx):
     Files of at least one token: an empty file is check_getitems_of_no_index_is_empty's.
     """
     rng = ctx.rng("len")
+    boundaries = ctx.boundaries(one_token=(1, 1, 1), one_window_exactly=(2, 1, 1), last_token_is_a_target=(10, 9, 1),
+                                one_token_short=(10, 10, 1), stride_remainder=(11, 4, 3), stride_exact=(12, 4, 7),
+                                stride_larger_than_block=(30, 2, 5))
     combos = sorted({(int(n), int(b), int(s)) for n, b, s in zip(rng.integers(1, 200, 25), rng.integers(1, 40, 25), rng.integers(1, 12, 25))}
-                    | {(1, 1, 1), (2, 1, 1), (10, 9, 1), (10, 10, 1), (11, 4, 3)})
+                    | set(boundaries))
     cases = [{"n": n, "block": block, "stride": stride} for n, block, stride in combos]
     for case, got in zip(cases, ctx.probe("tokens:lengths", cases=cases)):
         spec = {"n": case["n"], "dtype": "uint16"}
@@ -97,8 +106,9 @@ def check_negative_and_out_of_range_indices(ctx):
     spec = file_spec(ctx, "indexing", n=101)
     block, stride = 8, 8
     length = expected_len(spec["n"], block, stride)  # 12
-    negatives = [-1, -2, -length]
-    out_of_range = [length, length + 1, -length - 1, 10**6, -(10**6)]
+    negatives = ctx.boundaries(minus_1=-1, minus_2=-2, minus_len=-length)
+    out_of_range = ctx.boundaries(index_len=length, index_len_plus_1=length + 1, index_minus_len_minus_1=-length - 1,
+                                  far_above=10**6, far_below=-(10**6))
     indices = negatives + [length + i for i in negatives] + out_of_range
     (got,) = ctx.probe("tokens:windows", file=spec, cases=[{"block": block, "stride": stride, "indices": indices}])
     items = dict(zip(indices, got["items"]))
@@ -125,7 +135,8 @@ def check_getitems_returns_the_per_item_windows(ctx):
     check_getitems_of_no_index_is_empty's.
     """
     spec, block, stride, _length, batches, got = getitems_run(ctx)
-    for batch, result in zip(batches[:3], got[:3]):
+    for k in (0, 1, LAST, ENDS):
+        batch, result = batches[k], got[k]
         call = f"{call_text(spec, block, stride)}.__getitems__({show(batch)})"
         raised = [(i, single["error"]) for i, single in zip(batch, result["per_item"]) if "error" in single]
         if raised:
@@ -152,7 +163,8 @@ def check_getitems_reads_no_more_than_read_batch(ctx):
     negative indices: what comes back is check_getitems_returns_the_per_item_windows's promise.
     """
     spec, block, stride, _length, batches, got = getitems_run(ctx)
-    batch, result = batches[1], got[1]
+    (k,) = ctx.boundaries(sixteen_indices_with_repeats=1)
+    batch, result = batches[k], got[k]
     call = f"{call_text(spec, block, stride)}.__getitems__({show(batch)})"
     expect("error" not in result, f"{call} raised {result.get('message')}, so its reads could not be counted")
     reference = result["read_batch_reads"]
@@ -165,19 +177,22 @@ def check_getitems_reads_no_more_than_read_batch(ctx):
 
 
 def check_getitems_rejects_an_index_out_of_range(ctx):
-    """Proves ds.__getitems__(indices) raises IndexError when an index is out of range, as ds[i] would."""
-    spec, block, stride, length, _batches, got = getitems_run(ctx)
-    bad = got[4]
-    expect(bad.get("error") == "IndexError", f"{call_text(spec, block, stride)}.__getitems__([0, {length}]) with len {length} "
-           f"should raise IndexError, got {bad.get('error') or 'a result'}")
+    """Proves ds.__getitems__(indices) raises IndexError when an index is out of range, as ds[i] would: at len and at
+    -len - 1, the first indices past either end."""
+    spec, block, stride, length, batches, got = getitems_run(ctx)
+    for k in (AT_LEN, MINUS_LEN_MINUS_1):
+        bad = got[k]
+        expect(bad.get("error") == "IndexError", f"{call_text(spec, block, stride)}.__getitems__({batches[k]}) with len {length} "
+               f"should raise IndexError (valid indices are -{length} <= i < {length}), got {bad.get('error') or 'a result'}")
 
 
 def check_getitems_of_no_index_is_empty(ctx):
     """Proves ds.__getitems__([]) returns [], on a token file and on an empty file."""
     spec, block, stride, _length, _batches, got = getitems_run(ctx)
     call = f"{call_text(spec, block, stride)}.__getitems__([])"
-    expect(got[3].get("items") == [], f"{call} should return [] (no window to read), got {got[3].get('message') or got[3].get('type')}")
-    empty = {"n": 0, "dtype": "uint16", "seed": 0, "high": 2}
+    expect(got[NONE].get("items") == [], f"{call} should return [] (no window to read), got "
+           f"{got[NONE].get('message') or got[NONE].get('type')}")
+    (empty,) = ctx.boundaries(empty_file={"n": 0, "dtype": "uint16", "seed": 0, "high": 2})
     (nothing,) = ctx.probe("tokens:getitems", file=empty, block=1, stride=1, batches=[[]], case=f"on {file_words(empty)}")
     expect(nothing.get("items") == [], f"{call_text(empty, 1, 1)}.__getitems__([]) should return [] (no window to read), "
            f"got {nothing.get('message') or nothing.get('type')}")
@@ -201,12 +216,13 @@ def check_read_batch_is_two_int64_tensors_of_shape_b_by_t(ctx):
     ds[i] raises, are check_read_batch_equals_the_stacked_per_item_reads's promise.
     """
     spec, block, stride, _length, batches, got = read_batch_run(ctx)
-    for batch, result in zip(batches[:4], got[:4]):
+    for k in (0, 1, LAST, NONE, ENDS):
+        batch, result = batches[k], got[k]
         if any("error" in single for single in result["per_item"]):
             continue  # ds[i] raises for one of them: what read_batch does then is the rows check's promise
         problem = batch_type_problem(f"{call_text(spec, block, stride)}.read_batch({show(batch)})", len(batch), block, result)
         expect(problem is None, problem)
-    empty = {"n": 0, "dtype": "uint16", "seed": 0, "high": 2}
+    (empty,) = ctx.boundaries(empty_file={"n": 0, "dtype": "uint16", "seed": 0, "high": 2})
     (nothing,) = ctx.probe("tokens:read_batches", file=empty, block=3, stride=1, batches=[[]], case=f"on {file_words(empty)}")
     problem = batch_type_problem(f"{call_text(empty, 3, 1)}.read_batch([])", 0, 3, nothing)
     expect(problem is None, problem)
@@ -223,7 +239,8 @@ def check_read_batch_equals_the_stacked_per_item_reads(ctx):
     """
     spec, block, stride, _length, batches, got = read_batch_run(ctx)
     compared = 0
-    for batch, result in zip(batches[:3], got[:3]):
+    for k in (0, 1, LAST, ENDS):
+        batch, result = batches[k], got[k]
         call = f"{call_text(spec, block, stride)}.read_batch({show(batch)})"
         raised = [(i, single["error"]) for i, single in zip(batch, result["per_item"]) if "error" in single]
         if raised:
@@ -258,7 +275,8 @@ def check_read_batch_reads_a_batch_in_one_gather(ctx):
     the other read_batch checks' promise.
     """
     spec, block, stride, _length, batches, got = read_batch_run(ctx)
-    batch, result = batches[1], got[1]
+    (k,) = ctx.boundaries(sixteen_indices_with_repeats=1)
+    batch, result = batches[k], got[k]
     call = f"{call_text(spec, block, stride)}.read_batch({show(batch)})"
     expect("error" not in result, f"{call} raised {result.get('message')}, so its reads could not be counted")
     expect(result["reads"] <= 2, f"{call} indexed the memmap {result['reads']} times for {len(batch)} windows: gather the whole "
@@ -266,10 +284,12 @@ def check_read_batch_reads_a_batch_in_one_gather(ctx):
 
 
 def check_read_batch_rejects_an_index_out_of_range(ctx):
-    """Proves ds.read_batch(indices) raises IndexError when an index is out of range, as ds[i] would."""
-    spec, block, stride, length, _batches, got = read_batch_run(ctx)
-    expect(got[4].get("error") == "IndexError", f"{call_text(spec, block, stride)}.read_batch([0, {length}]) with len {length} "
-           f"should raise IndexError, got {got[4].get('error') or 'a result'}")
+    """Proves ds.read_batch(indices) raises IndexError when an index is out of range, as ds[i] would: at len and at
+    -len - 1, the first indices past either end."""
+    spec, block, stride, length, batches, got = read_batch_run(ctx)
+    for k in (AT_LEN, MINUS_LEN_MINUS_1):
+        expect(got[k].get("error") == "IndexError", f"{call_text(spec, block, stride)}.read_batch({batches[k]}) with len {length} "
+               f"should raise IndexError (valid indices are -{length} <= i < {length}), got {got[k].get('error') or 'a result'}")
 
 
 def check_read_batch_in_real_workers(ctx):
@@ -284,8 +304,8 @@ def check_read_batch_in_real_workers(ctx):
     torch): forkserver workers receive the dataset pickled as spawn's do,
     and check_same_batches_in_real_workers runs spawn on the same dataset.
     """
-    spec = file_spec(ctx, "whole-batches", n=200)
-    block, stride, batch_size = 8, 5, 4
+    spec = file_spec(None, "whole-batches", n=200)  # the same for every seed: the sameness is judged, not the values
+    ((block, stride, batch_size),) = ctx.boundaries(short_final_batch=(8, 5, 4))  # 39 windows: batches of 4, then 3
     for method in [m for m in START_METHODS if m != "spawn"]:
         got = ctx.probe("tokens:whole_batches_in_workers", timeout=WORKER_TIMEOUT_S, file=spec, block=block, stride=stride,
                         batch_size=batch_size, start_method=method, workers=POOL_WORKERS[method],
@@ -304,7 +324,8 @@ def check_read_batch_in_real_workers(ctx):
 
 
 def check_pickles_small_after_init_and_use(ctx):
-    """Proves the dataset pickles small (the path and the sizes) right after __init__ and after len() and indexing.
+    """Proves the dataset pickles small (the path and the sizes) right after __init__, and after each use: len(),
+    indexing, read_batch and __getitems__.
 
     The pickles are made inside the student's process, where the student's
     code runs; their size is measured here from the bytes handed over. The
@@ -313,7 +334,11 @@ def check_pickles_small_after_init_and_use(ctx):
     promise (spawn and forkserver workers get one).
     """
     got = ctx.probe("tokens:pickles", n=100_000, block=16, case="on a file of 100,000 uint16 tokens, block_size=16")
-    for key, when in (("pickle_after_init", "right after __init__"), ("pickle_after_use", "after len() and indexing")):
+    whens = ctx.boundaries(after_init=("pickle_after_init", "right after __init__"), after_len=("pickle_after_len", "after len()"),
+                           after_indexing=("pickle_after_use", "after len() and indexing"),
+                           after_read_batch=("pickle_after_read_batch", "after len(), indexing and read_batch"),
+                           after_getitems=("pickle_after_getitems", "after len(), indexing, read_batch and __getitems__"))
+    for key, when in whens:
         size = pickle_size(got[key])
         expect(size is not None, f"pickle.dumps(TokenWindows(...)) {when} did not give pickle data")
         expect(size < 4096, f"pickle.dumps(TokenWindows(...)) {when} is {size:,} bytes: store the path and sizes, "
@@ -329,7 +354,8 @@ def check_never_reads_the_file_whole(ctx):
     there. The three windows must come back as (x, y) pairs of block_size
     tokens (their values are the window checks' promise).
     """
-    result = ctx.run_probe("tokens:laziness", file_mb=60, block=64,  # under the sandbox's 64 MB file-size limit
+    (file_mb,) = ctx.boundaries(file_of_60_mb=60)
+    result = ctx.run_probe("tokens:laziness", file_mb=file_mb, block=64,  # under the sandbox's 64 MB file-size limit
                            case="on a 60 MB token file (all zeros), block_size=64")
     expect(result.data["windows_read"] == 3, "ds[0], ds[n // 2] and ds[n - 1] of a 60 MB token file did not all give an (x, y) "
            "pair of block_size tokens each, so the memory that reading takes could not be judged")
@@ -348,8 +374,8 @@ def check_same_batches_in_real_workers(ctx):
     fork and forkserver pools have 2 workers; spawn, which proves that the
     dataset pickles into a fresh interpreter, has 1 (see POOL_WORKERS).
     """
-    spec = file_spec(ctx, "workers", n=200)
-    block, stride, batch_size = 8, 5, 4
+    spec = file_spec(None, "workers", n=200)  # the same for every seed: the sameness is judged, not the values
+    ((block, stride, batch_size),) = ctx.boundaries(short_final_batch=(8, 5, 4))  # 39 windows: batches of 4, then 3
     for method in START_METHODS:
         got = ctx.probe("tokens:in_workers", timeout=WORKER_TIMEOUT_S, file=spec, block=block, stride=stride, batch_size=batch_size,
                         start_method=method, workers=POOL_WORKERS[method],

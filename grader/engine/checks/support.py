@@ -105,6 +105,7 @@ class Context:
     use_gpu: bool = False  # run the pin_memory checks on CUDA (else their CPU counterparts)
     timeout_scale: float = 1.0  # every probe's time limit is multiplied by it (grade --timeout-scale)
     check_deadline: float = math.inf  # time.monotonic() at which the running check's budget ends
+    boundaries_run: dict = field(default_factory=dict)  # check nodeid -> {boundary name: None} it ran (see boundaries())
 
     def begin_check(self, nodeid):
         """Start the budget of check ``nodeid``: :data:`CHECK_BUDGET_S` times ``timeout_scale`` seconds."""
@@ -114,6 +115,23 @@ class Context:
     def rng(self, name):
         """A NumPy Generator for one check, a pure function of the run seed and the check's name."""
         return np.random.default_rng([self.seed, zlib.crc32(name.encode())])
+
+    def boundaries(self, **cases):
+        """The values of ``cases`` (boundary name = input), in order, recorded as run by the current check.
+
+        A boundary is an input that decides a promise whatever the seed (the
+        end of a range, a remainder, the empty and the single, a dtype's
+        limit, a sentinel value): every grading runs it besides the seeded
+        random inputs. The contract table lists each promise's boundaries
+        by these names; ``python -m grader check`` fails when a listed one
+        is not passed here by one of the promise's checks, and
+        grader/tests/test_seed_invariance.py when a check passes one it
+        does not run.
+        """
+        ran = self.boundaries_run.setdefault(self.current, {})
+        for name in cases:
+            ran.setdefault(name, None)
+        return list(cases.values())
 
     def run_probe(self, probe: str, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
         """Run the probe ``probe`` ("<module>:<function>" of ``grader.inside.probes``) in the sandbox.

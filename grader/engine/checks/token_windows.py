@@ -19,7 +19,9 @@ PIN_STRIDE = 5
 
 
 def file_spec(ctx, name, n=300, dtype="uint16", high=65536):
-    return {"n": n, "dtype": dtype, "seed": int(ctx.rng(name).integers(0, 2**31)), "high": high}
+    """A token file drawn from the run's seed (``ctx`` None: the same file for every seed, as the worker checks use)."""
+    seed = int(ctx.rng(name).integers(0, 2**31)) if ctx is not None else 20_000 + n
+    return {"n": n, "dtype": dtype, "seed": seed, "high": high}
 
 
 def want_window(tokens, block, stride, i, length):
@@ -69,33 +71,68 @@ def type_problem(call, block, got):
     return None
 
 
+#: The boundary files of the window checks: ids a float32 buffer cannot hold exactly (uint32 beyond 2**24), ids
+#: beyond float64's 2**53 (int64), and a uint16 file whose last window ends on its last token (n - block - 1 = 15 * stride).
+BOUNDARY_FILES = {
+    "uint32_ids_beyond_2_24": ({"n": 64, "dtype": "uint32", "seed": 24, "high": 2**32}, [(5, 2)]),
+    "int64_ids_beyond_2_53": ({"n": 64, "dtype": "int64", "seed": 53, "high": 2**63}, [(5, 2)]),
+    "last_window_ends_on_last_token": ({"n": 53, "dtype": "uint16", "seed": 1, "high": 65536}, [(7, 3), (52, 1)]),
+}
+
+
 def window_runs(ctx):
     """[(spec, tokens, case, items)] of ds[i] over uint16 (the default dtype, left out), uint32 and int32 files given as
-    pathlib.Path: one shared probe per file."""
+    pathlib.Path, then the boundary files (the first and the last window of each): one shared probe per file."""
     rng = ctx.rng("windows")
-    runs = []
+    runs, files = [], []
     for dtype, high in (("uint16", 65536), ("uint32", 2**32), ("int32", 2**31)):
         spec = file_spec(ctx, f"windows-{dtype}", n=int(rng.integers(60, 300)), dtype=dtype, high=high)
+        shapes = sorted({(1, 1), (4, 3), (int(rng.integers(2, 20)), int(rng.integers(1, 9)))})
+        files.append((spec, shapes, [int(i) for i in rng.integers(0, 2**31, 5)]))
+    files += [(spec, shapes, []) for spec, shapes in ctx.boundaries(**BOUNDARY_FILES)]
+    for spec, shapes, draws in files:
+        dtype, high = spec["dtype"], spec["high"]
         tokens = token_data(spec["n"], dtype, spec["seed"], high)
         cases = []
-        for block, stride in sorted({(1, 1), (4, 3), (int(rng.integers(2, 20)), int(rng.integers(1, 9)))}):
+        for block, stride in shapes:
             length = expected_len(spec["n"], block, stride)
-            cases.append({"block": block, "stride": stride, "indices": sorted({0, length - 1, *[int(i) for i in rng.integers(0, length, 5)]})})
+            cases.append({"block": block, "stride": stride, "indices": sorted({0, length - 1, *[d % length for d in draws]})})
         default = dtype == "uint16"  # the documented default: leave the argument out
         got = shared_probe(ctx, "tokens:windows", file=spec, cases=cases, default_dtype=default, case=f"on {file_words(spec)}")
         runs += [(spec, tokens, case, result["items"]) for case, result in zip(cases, got)]
     return runs
 
 
+#: Where index_boundaries puts each batch: the checks read the probe's answers by these positions (after 2 random batches).
+LAST, NONE, AT_LEN, MINUS_LEN_MINUS_1, ENDS = 2, 3, 4, 5, 6
+
+
+def index_boundaries(ctx, length):
+    """The boundary batches of __getitems__ and read_batch, at the positions LAST..ENDS of a run's batches: the last
+    window alone, no index, an index at len, one at -len - 1 (out of range both), and both ends counted from the end."""
+    return ctx.boundaries(last_window=[length - 1], no_index=[], index_len=[0, length], index_minus_len_minus_1=[0, -length - 1],
+                          both_ends_negative=[-length, -1, length - 1, 0])
+
+
+def batch_geometry(ctx, rng, name):
+    """(file spec, block, stride) of the batch checks: a file whose tokens end inside the window after the last one
+    ((n - block) % stride != 0, so stride >= 2), where a len() one too long (counting a window that needs one token
+    past the end) gives the right count. What len() counts is check_len_counts_the_windows_that_fit's promise: the
+    batch checks judge the batches whatever the seed, not len() again on some draws."""
+    block, stride = int(rng.integers(2, 12)), int(rng.integers(2, 6))
+    n = int(rng.integers(120, 300))
+    n += (n - block) % stride == 0
+    return file_spec(ctx, name, n=n), block, stride
+
+
 def getitems_run(ctx):
     """(spec, block, stride, length, batches, what the probe saw), one shared probe. The batches: random with repeats
-    and negative indices, random with repeats and no negative index, one index, none, and one with an index out of range."""
+    and negative indices, random with repeats and no negative index, then index_boundaries's."""
     rng = ctx.rng("getitems")
-    spec = file_spec(ctx, "getitems", n=int(rng.integers(120, 300)))
-    block, stride = int(rng.integers(2, 12)), int(rng.integers(1, 6))
+    spec, block, stride = batch_geometry(ctx, rng, "getitems")
     length = expected_len(spec["n"], block, stride)
     batches = [[int(i) for i in rng.integers(-length, length, 16)], [int(i) for i in rng.integers(0, length, 16)],
-               [length - 1], [], [0, length]]
+               *index_boundaries(ctx, length)]
     got = shared_probe(ctx, "tokens:getitems", file=spec, block=block, stride=stride, batches=batches,
                        case=f"in __getitems__ on {file_words(spec)} with block_size={block}, stride={stride}")
     return spec, block, stride, length, batches, got
@@ -103,13 +140,12 @@ def getitems_run(ctx):
 
 def read_batch_run(ctx):
     """(spec, block, stride, length, batches, what the probe saw), one shared probe, on the batches of getitems_run's
-    kind: random with repeats and negative indices, random without negatives, one index, none, one out of range."""
+    kind: random with repeats and negative indices, random without negatives, then index_boundaries's."""
     rng = ctx.rng("read_batch")
-    spec = file_spec(ctx, "read_batch", n=int(rng.integers(120, 300)))
-    block, stride = int(rng.integers(2, 12)), int(rng.integers(1, 6))
+    spec, block, stride = batch_geometry(ctx, rng, "read_batch")
     length = expected_len(spec["n"], block, stride)
     batches = [[int(i) for i in rng.integers(-length, length, 16)], [int(i) for i in rng.integers(0, length, 16)],
-               [length - 1], [], [0, length]]
+               *index_boundaries(ctx, length)]
     got = shared_probe(ctx, "tokens:read_batches", file=spec, block=block, stride=stride, batches=batches,
                        case=f"in read_batch on {file_words(spec)} with block_size={block}, stride={stride}")
     return spec, block, stride, length, batches, got

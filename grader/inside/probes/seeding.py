@@ -108,10 +108,20 @@ def outside_worker(seeds):
     return out
 
 
-def in_workers(start_method, loader_seed, epochs=1, reruns=0, n=8, with_rng=True, rng_none=False):
-    """Items of a 2-worker loader with worker_init_fn=seed_worker (through SeedThenCall), per run (epochs first, then reruns)."""
+class ClassRngDraws(Draws):
+    """Draws whose rng is a class attribute (made once, with a fixed seed): the instance has none of its own."""
+
+    rng = np.random.default_rng(12345)
+
+    def __init__(self, n):
+        super().__init__(n, with_rng=False)
+
+
+def in_workers(start_method, loader_seed, epochs=1, reruns=0, n=8, with_rng=True, rng_none=False, rng_on_class=False):
+    """Items of a 2-worker loader with worker_init_fn=seed_worker (through SeedThenCall), per run (epochs first, then
+    reruns); with ``rng_on_class`` over a dataset whose rng is a class attribute."""
     module = load_submission("seeding")
-    dataset = Draws(n, with_rng=with_rng, rng_none=rng_none)
+    dataset = ClassRngDraws(n) if rng_on_class else Draws(n, with_rng=with_rng, rng_none=rng_none)
     init = SeedThenCall(module.seed_worker)
 
     def loader_runs(count):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pickle
 from pathlib import Path
 
 from torch.utils.data import DataLoader
@@ -15,16 +16,42 @@ def _items(iterable):
     return [[type(x).__name__, plain(x)] for x in iterable]
 
 
+def later_passes(dataset):
+    """What the passes after a first one over ``dataset`` yield: after a partial pass (two items taken, the iterator
+    dropped), two iterators taken in turns, and a copy made by pickle (as a spawn worker gets it)."""
+    partial = iter(dataset)
+    for _ in range(2):
+        next(partial, None)
+    del partial
+    out = {"after_partial": _items(dataset)}
+    one, two = iter(dataset), iter(dataset)
+    out["interleaved"] = [[], []]
+    for _ in range(100_000):  # bounded: a stream that never ends is another promise's
+        a, b = next(one, _END), next(two, _END)
+        if a is _END and b is _END:
+            break
+        out["interleaved"][0] += _items([a] if a is not _END else [])
+        out["interleaved"][1] += _items([b] if b is not _END else [])
+    try:
+        out["after_pickle"] = _items(pickle.loads(pickle.dumps(dataset)))
+    except Exception as exc:  # NotImplementedError too: a stub raised already in the first pass
+        out["after_pickle"] = [["error", f"{type(exc).__name__}: {exc}"[:200]]]
+    return out
+
+
+_END = object()
+
+
 def range_in_process(ns):
-    """For each n: two passes over one ShardedRange(n) without workers, and one through a DataLoader with
-    num_workers=0 over a fresh ShardedRange(n) (so that each pass is judged on its own)."""
+    """For each n: two passes over one ShardedRange(n) without workers, then the later passes (later_passes), and one
+    pass through a DataLoader with num_workers=0 over a fresh ShardedRange(n) (so that each pass is judged on its own)."""
     module = load_submission("sharding")
     out = []
     for n in ns:
         dataset = module.ShardedRange(n)
         first, second = _items(dataset), _items(dataset)
         loader = _items(DataLoader(module.ShardedRange(n), batch_size=None, num_workers=0))
-        out.append({"first": first, "second": second, "loader": loader})
+        out.append({"first": first, "second": second, "loader": loader, **later_passes(dataset)})
     return out
 
 
@@ -77,7 +104,7 @@ def files_in_process(contents, scenarios, names=None, listing=None, pathlike=Fal
     out = []
     for s in scenarios:
         dataset = module.ShardedFiles(paths, rank=s["rank"], world_size=s["world"])
-        out.append({"first": _items(dataset), "second": _items(dataset)})
+        out.append({"first": _items(dataset), "second": _items(dataset), **later_passes(dataset)})
     return {"scenarios": out, "each_file": _each_file(module, written)}
 
 

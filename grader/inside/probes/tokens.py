@@ -257,15 +257,24 @@ def laziness(file_mb, block):
 
 
 def pickles(n, block):
-    """Pickles of a TokenWindows over a file of n uint16 tokens right after __init__, and after len() and three windows
-    (no negative index: how those count is another check's promise; a read that raises still counts as use)."""
+    """Pickles of a TokenWindows over a file of n uint16 tokens right after __init__, after len() alone, after three
+    windows, after read_batch and after __getitems__, one use after the other (no negative index: how those count is
+    another check's promise; a call that raises still counts as use)."""
     module = load_submission("tokens")
     ds = module.TokenWindows(write_tokens("tokens.bin", n, "uint16", 3, 65536), block)
-    after_init = pickled(ds)
+    out = {"pickle_after_init": pickled(ds)}
     length = len(ds)
+    out["pickle_after_len"] = pickled(ds)
     for i in (0, length // 2, length - 1):
         _item(ds, i)
-    return {"len": length, "pickle_after_init": after_init, "pickle_after_use": pickled(ds)}
+    out["pickle_after_use"] = pickled(ds)
+    for method in ("read_batch", "__getitems__"):
+        try:
+            getattr(ds, method)([0, 1, length - 1])
+        except Exception:  # NotImplementedError too: what it returns is other checks' promise, here only what it leaves
+            pass
+        out[f"pickle_after_{method.strip('_')}"] = pickled(ds)
+    return dict(out, len=length)
 
 
 def in_workers(file, block, stride, batch_size, start_method, workers):

@@ -1,5 +1,5 @@
-# WRONG: __getitems__ checks only the upper bound and multiplies the raw indices by the stride, so a negative index gathers tokens from the end of the file instead of window len + i.
-# breaks: tokens.getitems_pairs
+# WRONG: __getitems__ checks only the upper bound and multiplies the raw indices by the stride, so a negative index gathers tokens from the end of the file instead of window len + i. Checking only the upper bound also lets -len - 1 through.
+# breaks: tokens.getitems_pairs, tokens.getitems_invalid_index
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

@@ -1,5 +1,5 @@
-# WRONG: read_batch guards the memmap with a threading.Lock made on first use and kept on the dataset, which cannot be pickled: spawn and forkserver workers of a dataset already read in the parent never start.
-# breaks: tokens.read_batch_whole_batch_loader
+# WRONG: read_batch guards the memmap with a threading.Lock made on first use and kept on the dataset, which cannot be pickled: spawn and forkserver workers of a dataset already read in the parent never start. For the same reason the dataset no longer pickles after read_batch.
+# breaks: tokens.read_batch_whole_batch_loader, tokens.pickles_small
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored
