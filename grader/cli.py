@@ -2,11 +2,11 @@
 
 Every command is a module of :mod:`grader.commands` with the same shape:
 ``HELP`` (one line), an optional ``DESCRIPTION``, ``add_arguments(parser)``
-and ``run(args) -> int``. Two explicit tables list them: the published
-grader's commands (what the students' workflows and the hosts run; ``publish``
-writes only their modules) and the instructor's, offered where the
-instructor's tools are (this repository). An import error in a listed
-command is an error, never a command quietly missing from ``--help``.
+and ``run(args) -> int``. :mod:`grader.command_table` lists them (the
+published grader's and the instructor's); this module is the only one that
+finds and loads them, and nothing imports it but ``python -m grader``. An
+import error in a listed command is an error, never a command quietly
+missing from ``--help``.
 
 Exit status: 0 when the command did its job (whatever the score), 1 for a
 negative answer (``generate --check`` with stale files, a ``verdict`` below
@@ -21,37 +21,8 @@ import importlib
 import importlib.util
 import sys
 
-#: command -> module: what the published grader offers, in the order ``--help`` lists them.
-PUBLISHED_COMMANDS = {
-    "grade": "grader.commands.grade",
-    "verdict": "grader.commands.verdict",
-}
-#: command -> module: the instructor's commands, offered where grader/tools/ is.
-INSTRUCTOR_COMMANDS = {
-    "generate": "grader.commands.generate",
-    "release": "grader.commands.release",
-    "publish": "grader.commands.publish",
-    "classroom50": "grader.commands.classroom50",
-    "gradescope": "grader.commands.gradescope",
-    "simulate": "grader.commands.simulate",
-    "record-submissions": "grader.commands.record_submissions",
-    "batch": "grader.commands.batch",
-    "merge": "grader.commands.merge",
-    "dry-run": "grader.commands.dry_run",
-    "review": "grader.commands.review",
-    "regrade": "grader.commands.regrade",
-    "grade-commit": "grader.commands.grade_commit",
-    "bench": "grader.commands.bench",
-    "scoreboard": "grader.commands.scoreboard",
-    "contract": "grader.commands.contract",
-    "handout": "grader.commands.handout",
-    "docs": "grader.commands.docs",
-    "check": "grader.commands.check",
-}
-
-
-class CommandError(Exception):
-    """Bad input a command cannot go on with: ``main`` prints ``python -m grader NAME: error: MESSAGE`` and exits 2."""
+from grader.command_table import INSTRUCTOR_COMMANDS, PUBLISHED_COMMANDS
+from grader.commands import CommandError
 
 
 def has_instructor_tools() -> bool:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.engine import seeds
 from grader.isolation import LEVELS, meets
 from grader.sandbox.expected import expected_isolation

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.tools.bench import (
     jobs_list,
     measure,

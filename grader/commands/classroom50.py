@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.tools import rebuilds
 from grader.tools.bundles import classroom50_bundle
 from grader.tools.publish import PublishError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.tools import contract
 from grader.tools.contract_doc import PAGE, render, with_block
 

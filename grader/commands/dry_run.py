@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.isolation import LEVELS
 from grader.tools.dry_run import DryRunError, dry_run
 

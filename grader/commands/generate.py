@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.paths import REPO
 from grader.tools.stubs import (
     StubError,

@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.isolation import LEVELS
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES, EXERCISES

@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.engine import seeds
 from grader.engine.results import GradeResult
 from grader.engine.secret_seed import seed_pipe

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.engine import seeds
 from grader.tools import rebuilds
 from grader.tools.bundles import gradescope_zip

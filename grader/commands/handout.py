@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.tools.handout import HANDOUT, HandoutError, write_figures
 
 HELP = "run the lab on solutions/ and write its figures into LAB.md's <!-- lab:x --> blocks"

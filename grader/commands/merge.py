@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.tools.canvas import RosterError, read_roster
 from grader.tools.class_reports import BatchError, merge, report_rows
 

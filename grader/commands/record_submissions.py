@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.tools.github_api import parse_time
 from grader.tools.record_submissions import (
     REPOSITORY,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.text import clean_text
 from grader.tools.regrade import (
     RegradeError,

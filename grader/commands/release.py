@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.paths import REPO
 from grader.tools import rebuilds
 from grader.tools.release import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.tools.publish import PublishError
 from grader.tools.simulate_gradescope import SimulationError, instructor_view, simulate, student_view
 

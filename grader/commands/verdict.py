@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from grader.cli import CommandError
+from grader.commands import CommandError
 from grader.engine.results import GradeResult
 from grader.writers.formatting import pts, ran
 

@@ -25,7 +25,7 @@ import platform
 from importlib import metadata
 from pathlib import Path
 
-from grader.cli import PUBLISHED_COMMANDS
+from grader.command_table import PUBLISHED_COMMANDS
 from grader.paths import REPO
 
 #: What of grader/ a published grader leaves out (names at any depth; shutil.ignore_patterns).
