@@ -86,8 +86,11 @@ STATUSES = {"passed", "failed", "error", "timeout", "skipped"}
 REPORT_CAPS = {"json": 256 * 1024, "markdown": 64 * 1024}
 CLEANUP_GRACE_S = 10.0
 WATCH_AFTER_EXIT_S = 3.0
-#: Where an entry is graded: on this machine (the jail where it can be made) and in the simulated Gradescope
-#: container (grader/tests/container.py: no namespaces, so Landlock and seccomp make it "contained").
+#: Where an entry is graded: on this machine (the jail where it can be made), and in the simulated Gradescope
+#: container (grader/tests/container.py: no namespaces, so Landlock and seccomp make it "contained") when its
+#: expect.toml has a [container] table: an attack on what the isolation level changes (files, network, signals,
+#: processes, disk), whose ``why`` says which layer must hold there. An attack on the grader's own handling
+#: (frames, output, exceptions, hangs of one call) takes the same code path at every level and is graded once.
 PLACES = ("host", "container")
 HOSTILE_SUFFIX = ".hostile"  # stored as conftest.py.hostile etc., so this repository's pytest never loads them
 EXPECT_KEYS = {"seed_of_record", "description", "affects", "time_bound_s", "flags", "grade_all", "max_points", "min_points", "missing",
@@ -98,11 +101,16 @@ INJECTION = re.compile(r"\x1b|\x9b|^[ \t]*(::|##\[|##vso\[)", re.MULTILINE)
 
 #: The representative subset the quick run (-m "not slow") grades in the simulated container: reading the
 #: instructor's files, the network, and a forged frame; every other grading here is slow.
-QUICK = {("import_solutions", "container"), ("network_exfiltration", "container"), ("forged_huge_error", "container")}
+QUICK = {("import_solutions", "container"), ("network_exfiltration", "container"), ("forged_huge_error", "host")}
 
 
 def _entries() -> list[str]:
     return sorted(p.name for p in CORPUS.iterdir() if (p / "expect.toml").is_file())
+
+
+def _graded_in(name: str) -> tuple[str, ...]:
+    """The places an entry is graded: the host always, the container when its expect.toml has a [container] table."""
+    return PLACES if "container" in tomllib.loads((CORPUS / name / "expect.toml").read_text()) else ("host",)
 
 
 def _load_entry(name: str, where: str = "host") -> dict:
@@ -382,12 +390,13 @@ def test_corpus_is_large_enough():
     entries = [_load_entry(name) for name in _entries()]
     assert len(entries) >= 38
     assert sum(e["grade_all"] for e in entries) >= 8
+    assert sum("container" in _graded_in(name) for name in _entries()) >= 10, "too few entries graded in the container"
 
 
 @pytest.mark.parametrize("name, where", [
     pytest.param(name, where, marks=[pytest.mark.timeout(_load_entry(name, where)["time_bound_s"] + 120)]
                  + ([] if (name, where) in QUICK else [pytest.mark.slow]))
-    for name in _entries() for where in PLACES])
+    for name in _entries() for where in _graded_in(name)])
 def test_hostile_submission(name, where, tmp_path, sandbox_tmp, monkeypatch, reports_after_exit):
     expect = _load_entry(name, where)
     if where == "host" and expect.get("needs_jail") and _jail_reason():
