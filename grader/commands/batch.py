@@ -1,4 +1,4 @@
-"""``python -m grader batch``: the command line of :mod:`grader.tools.batch`."""
+"""``python -m grader batch``: the command line of :mod:`grader.tools.class_grading.grade_class`."""
 
 from __future__ import annotations
 
@@ -13,15 +13,15 @@ from grader.commands import CommandError
 from grader.engine import seeds
 from grader.isolation import LEVELS, meets
 from grader.sandbox.expected import expected_isolation
-from grader.tools.batch import (
+from grader.tools.class_grading.canvas_import import RosterError, read_roster
+from grader.tools.class_grading.class_reports import report_rows
+from grader.tools.class_grading.grade_class import (
     GRADE_TIMEOUT_S,
     BatchError,
     parse_deadline,
     run_batch,
 )
-from grader.tools.canvas import RosterError, read_roster
-from grader.tools.class_reports import report_rows
-from grader.tools.record_submissions import parse_time, read_record
+from grader.tools.intake.deadline_record import parse_time, read_record
 
 HELP = ("grade every student folder under SUBMISSIONS, or every recorded commit (the grade of record: in the jail "
         "unless --min-isolation says otherwise)")

@@ -1,13 +1,13 @@
-"""``python -m grader bench``: the command line of :mod:`grader.tools.bench`."""
+"""``python -m grader bench``: the command line of :mod:`grader.tools.authoring.grading_bench`."""
 
 from __future__ import annotations
 
 from grader.commands import CommandError
-from grader.tools.bench import (
+from grader.tools.authoring.grading_bench import (
     jobs_list,
     measure,
 )
-from grader.tools.throughput_noise import DEFAULT_ANSWERS, measure_noise
+from grader.tools.authoring.throughput_noise import DEFAULT_ANSWERS, measure_noise
 
 HELP = "time the grading of solutions/ and of the stubs, phase by phase, and a class"
 

@@ -1,9 +1,9 @@
-"""``python -m grader check``: the command line of :mod:`grader.tools.lab_check` and :mod:`grader.tools.rebuilds`."""
+"""``python -m grader check``: the command line of :mod:`grader.tools.authoring.lab_check` and :mod:`grader.tools.authoring.rebuilds`."""
 
 from __future__ import annotations
 
-from grader.tools.lab_check import all_problems
-from grader.tools.rebuilds import RECORD_NAME, report
+from grader.tools.authoring.lab_check import all_problems
+from grader.tools.authoring.rebuilds import RECORD_NAME, report
 
 HELP = ("check every rule the suite enforces about the registry, rubric, stubs, handout, contract, public tests, "
         "corpora and docs (exit 1 if one fails), then list what must be rebuilt")

@@ -1,13 +1,13 @@
-"""``python -m grader classroom50 OUT``: the Classroom 50 autograder folder (see grader/tools/bundles.py)."""
+"""``python -m grader classroom50 OUT``: the Classroom 50 autograder folder (see grader/tools/delivery/host_bundles.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from grader.commands import CommandError
-from grader.tools import rebuilds
-from grader.tools.bundles import classroom50_bundle
-from grader.tools.publish import PublishError
+from grader.tools.authoring import rebuilds
+from grader.tools.delivery.host_bundles import classroom50_bundle
+from grader.tools.delivery.published_grader import PublishError
 
 HELP = "write the Classroom 50 autograder folder (autograder.py and the grader)"
 

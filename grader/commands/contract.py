@@ -1,12 +1,12 @@
-"""``python -m grader contract``: the command line of :mod:`grader.tools.contract_doc`."""
+"""``python -m grader contract``: the command line of :mod:`grader.tools.authoring.contract_doc`."""
 
 from __future__ import annotations
 
 import sys
 
 from grader.commands import CommandError
-from grader.tools import contract
-from grader.tools.contract_doc import PAGE, render, with_block
+from grader.tools.authoring import contract_table as contract
+from grader.tools.authoring.contract_doc import PAGE, render, with_block
 
 HELP = "render the contract table (grader/engine/contract.toml) into grader/docs/contract.md (--check only compares)"
 

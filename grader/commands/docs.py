@@ -1,10 +1,10 @@
-"""``python -m grader docs``: the command line of :mod:`grader.tools.doc_figures`."""
+"""``python -m grader docs``: the command line of :mod:`grader.tools.authoring.doc_figures`."""
 
 from __future__ import annotations
 
 import sys
 
-from grader.tools import doc_figures
+from grader.tools.authoring import doc_figures
 
 HELP = "write every derived figure into README.md and grader/docs/ (--check only compares; exit 1 if one is stale)"
 

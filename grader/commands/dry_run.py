@@ -1,4 +1,4 @@
-"""``python -m grader dry-run CLASS_FOLDER --out DIR``: the command line of :mod:`grader.tools.dry_run`."""
+"""``python -m grader dry-run CLASS_FOLDER --out DIR``: the command line of :mod:`grader.tools.class_grading.dry_run`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 from grader.commands import CommandError
 from grader.isolation import LEVELS
-from grader.tools.dry_run import DryRunError, dry_run
+from grader.tools.class_grading.dry_run import DryRunError, dry_run
 
 HELP = "run the class workflow's steps (batch in slices, merge, review, Canvas) over local student folders"
 

@@ -1,4 +1,4 @@
-"""``python -m grader generate``: the command line of :mod:`grader.tools.stubs`."""
+"""``python -m grader generate``: the command line of :mod:`grader.tools.authoring.stubs`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from grader.commands import CommandError
 from grader.paths import REPO
-from grader.tools.stubs import (
+from grader.tools.authoring.stubs import (
     StubError,
     stale_files,
     write_exercises,

@@ -2,7 +2,7 @@
 
 What the GPU workflow runs: the commit (``--ref``: a branch, a tag or a full
 commit id; default the repository's HEAD) is fetched alone through
-:func:`grader.tools.intake.read_commit`, never cloned or checked out, its
+:func:`grader.tools.intake.commit_reader.read_commit`, never cloned or checked out, its
 accepted contract files are graded by ``python -m grader grade`` in its own
 process (the token removed from its environment), and the reports say
 which commit was graded and, for each file that could not be taken, which
@@ -30,8 +30,8 @@ from grader.engine.secret_seed import seed_pipe
 from grader.isolation import LEVELS
 from grader.paths import REPO
 from grader.report_files import write_text
-from grader.tools.batch import SECRET_VARIABLES
-from grader.tools.intake import IntakeError, annotate, read_commit
+from grader.tools.class_grading.grade_class import SECRET_VARIABLES
+from grader.tools.intake.commit_reader import IntakeError, annotate, read_commit
 from grader.writers import to_json, to_markdown
 
 HELP = "fetch one commit of a repository (never checked out) and grade its five files"

@@ -1,4 +1,4 @@
-"""``python -m grader gradescope OUT.zip``: the Gradescope autograder zip (see grader/tools/bundles.py)."""
+"""``python -m grader gradescope OUT.zip``: the Gradescope autograder zip (see grader/tools/delivery/host_bundles.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 from grader.commands import CommandError
 from grader.engine import seeds
-from grader.tools import rebuilds
-from grader.tools.bundles import gradescope_zip
-from grader.tools.publish import PublishError
+from grader.tools.authoring import rebuilds
+from grader.tools.delivery.host_bundles import gradescope_zip
+from grader.tools.delivery.published_grader import PublishError
 
 HELP = "write the Gradescope autograder zip (setup.sh, run_autograder, the grader; the course key of $GRADER_SEED_KEY)"
 

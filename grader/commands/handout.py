@@ -1,11 +1,11 @@
-"""``python -m grader handout``: the command line of :mod:`grader.tools.handout`."""
+"""``python -m grader handout``: the command line of :mod:`grader.tools.authoring.handout`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from grader.commands import CommandError
-from grader.tools.handout import HANDOUT, HandoutError, write_figures
+from grader.tools.authoring.handout import HANDOUT, HandoutError, write_figures
 
 HELP = "run the lab on solutions/ and write its figures into LAB.md's <!-- lab:x --> blocks"
 

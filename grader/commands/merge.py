@@ -2,7 +2,7 @@
 
 With ``--roster CSV`` (columns student_id, name, sis_user_id, sis_login_id,
 section, and optionally canvas_id) OUT also gets ``canvas.csv``, the
-gradebook as Canvas's gradebook import takes it (grader/tools/canvas.py);
+gradebook as Canvas's gradebook import takes it (grader/tools/class_grading/canvas_import.py);
 who is graded but not in the roster, or in it but not graded, is listed on
 stderr and in summary.md.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.commands import CommandError
-from grader.tools.canvas import RosterError, read_roster
-from grader.tools.class_reports import BatchError, merge, report_rows
+from grader.tools.class_grading.canvas_import import RosterError, read_roster
+from grader.tools.class_grading.class_reports import BatchError, merge, report_rows
 
 HELP = "combine batch outputs (the slices of a class) into one gradebook and summary (and Canvas's import, with --roster)"
 

@@ -1,12 +1,12 @@
-"""``python -m grader publish``: the command line of :mod:`grader.tools.publish`."""
+"""``python -m grader publish``: the command line of :mod:`grader.tools.delivery.published_grader`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from grader.commands import CommandError
-from grader.tools import rebuilds
-from grader.tools.publish import PublishError, publish
+from grader.tools.authoring import rebuilds
+from grader.tools.delivery.published_grader import PublishError, publish
 
 HELP = "write the grader alone (no solutions, no tests) for the student workflow"
 

@@ -1,4 +1,4 @@
-"""``python -m grader record-submissions``: the command line of :mod:`grader.tools.record_submissions`."""
+"""``python -m grader record-submissions``: the command line of :mod:`grader.tools.intake.deadline_record`."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import sys
 from pathlib import Path
 
 from grader.commands import CommandError
-from grader.tools.github_api import parse_time
-from grader.tools.record_submissions import (
+from grader.tools.intake.deadline_record import (
     REPOSITORY,
     record_all,
     write_record,
 )
+from grader.tools.intake.github_api import parse_time
 
 HELP = "ask GitHub which commit each repository held at the deadline"
 

@@ -1,4 +1,4 @@
-"""``python -m grader regrade``: the command line of :mod:`grader.tools.regrade`."""
+"""``python -m grader regrade``: the command line of :mod:`grader.tools.class_grading.regrade_diff`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 from grader.commands import CommandError
 from grader.text import clean_text
-from grader.tools.regrade import (
+from grader.tools.class_grading.regrade_diff import (
     RegradeError,
     differences,
     read_report,

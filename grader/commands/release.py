@@ -1,4 +1,4 @@
-"""``python -m grader release``: the command line of :mod:`grader.tools.release`."""
+"""``python -m grader release``: the command line of :mod:`grader.tools.delivery.student_template`."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 from grader.commands import CommandError
 from grader.paths import REPO
-from grader.tools import rebuilds
-from grader.tools.release import (
+from grader.tools.authoring import rebuilds
+from grader.tools.delivery.student_template import (
     ReleaseError,
     release,
 )

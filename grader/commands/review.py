@@ -1,4 +1,4 @@
-"""``python -m grader review``: the command line of :mod:`grader.tools.review`."""
+"""``python -m grader review``: the command line of :mod:`grader.tools.class_grading.integrity_review`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 from grader.commands import CommandError
 from grader.text import clean_text
-from grader.tools.review import (
+from grader.tools.class_grading.integrity_review import (
     DEFAULT_THRESHOLD,
     STUDENT_BUDGET_S,
     ReviewError,

@@ -1,11 +1,11 @@
-"""``python -m grader scoreboard``: the command line of :mod:`grader.tools.scoreboard`."""
+"""``python -m grader scoreboard``: the command line of :mod:`grader.tools.authoring.corpus_scoreboard`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from grader.commands import CommandError
-from grader.tools.scoreboard import (
+from grader.tools.authoring.corpus_scoreboard import (
     holds,
     outcomes,
     read_junit,

@@ -1,4 +1,4 @@
-"""``python -m grader simulate gradescope SUBMISSION``: the command line of :mod:`grader.tools.simulate_gradescope`."""
+"""``python -m grader simulate gradescope SUBMISSION``: the command line of :mod:`grader.tools.delivery.simulate_gradescope`."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from grader.commands import CommandError
-from grader.tools.publish import PublishError
-from grader.tools.simulate_gradescope import SimulationError, instructor_view, simulate, student_view
+from grader.tools.delivery.published_grader import PublishError
+from grader.tools.delivery.simulate_gradescope import SimulationError, instructor_view, simulate, student_view
 
 HELP = "run a submission through a host's autograder as the host does (gradescope: the zip in a simulated container)"
 HOSTS = ("gradescope",)

@@ -234,7 +234,7 @@ class GradeResult:
     student's code (1.0 unless ``grade --timeout-scale`` said otherwise).
     ``provenance`` says where a class grading's files came from:
     ``{"commit", "server_time", "source"}`` from a server record (see
-    :mod:`grader.tools.record_submissions`), or ``{}``.
+    :mod:`grader.tools.intake.deadline_record`), or ``{}``.
     ``seed_secret`` is True when the seed is a student's secret seed of record
     (derived from the course key, :mod:`grader.engine.seeds`): the writers a
     student reads leave it out. ``seed_from_repository`` is the repository

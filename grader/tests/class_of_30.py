@@ -56,7 +56,7 @@ from grader.registry import EXERCISES
 from grader.tests.git_http import Listener
 from grader.tests.gitrepos import Repository
 from grader.tests.repository_corpus import Context, build_case, contract, load_expect
-from grader.tools import corpus
+from grader.tools.authoring import corpus
 
 OWNER = "course"
 DEADLINE = "2026-12-01T23:59:00+00:00"

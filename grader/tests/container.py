@@ -1,4 +1,4 @@
-"""The simulated Gradescope container, for the suite: the simulation itself (grader/tools/container.py, which
+"""The simulated Gradescope container, for the suite: the simulation itself (grader/tools/delivery/gradescope_container.py, which
 ``python -m grader simulate gradescope`` runs too) and :func:`probe_container`, which measures what a process sees in it."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from grader.tools.container import (  # noqa: F401  (the suite's tests use them as container.X)
+from grader.tools.delivery.gradescope_container import (  # noqa: F401  (the suite's tests use them as container.X)
     AUTOGRADER,
     CONTAINER_ENV,
     DOCKER_CAP_MASK,

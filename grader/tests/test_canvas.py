@@ -25,7 +25,7 @@ from grader.paths import REPO
 from grader.registry import EXERCISES
 from grader.tests.class_of_30 import once, shared_class
 from grader.tests.test_class_of_30 import ROSTER_LEFT_OUT, grade_the_class
-from grader.tools.canvas import RosterError, read_roster, write_canvas
+from grader.tools.class_grading.canvas_import import RosterError, read_roster, write_canvas
 from grader.writers import to_console, to_gradescope, to_json, to_junit, to_markdown
 from grader.writers.canvas import CANVAS_COLUMNS, POINTS_POSSIBLE
 

@@ -21,7 +21,7 @@ from grader.engine import confirm, provenance, runner
 from grader.engine.plugin import CheckOutcome
 from grader.engine.results import CheckResult, GradeResult
 from grader.paths import REPO
-from grader.tools import batch
+from grader.tools.class_grading import grade_class as batch
 from grader.writers import class_summary_markdown, gradebook_csv, to_console, to_gradescope, to_junit
 from grader.writers.classroom50 import classroom50_result
 

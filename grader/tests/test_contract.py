@@ -1,6 +1,6 @@
 """The contract table (grader/engine/contract.toml) cannot drift from the docstrings, the checks or the public tests.
 
-The rule (grader/tools/contract.py): every word of every student-facing
+The rule (grader/tools/authoring/contract_table.py): every word of every student-facing
 docstring in solutions/ lies inside the quote of an entry (a promise, or a
 sentence explained as promising nothing); every quote is found exactly
 once in its docstring; every promise names hidden checks and public tests
@@ -18,7 +18,8 @@ import pytest
 
 from grader import registry
 from grader.commands import contract as contract_command
-from grader.tools import contract, contract_doc
+from grader.tools.authoring import contract_doc
+from grader.tools.authoring import contract_table as contract
 
 ENTRIES = contract.load()
 DOCS = {x: contract.docstrings(x) for x in registry.EXERCISES}

@@ -1,4 +1,4 @@
-"""The grader against the answer corpus (grader/tests/corpus/, see grader/tools/corpus.py).
+"""The grader against the answer corpus (grader/tests/corpus/, see grader/tools/authoring/corpus.py).
 
 * Every wrong answer loses points in its own exercise, with a message, and
   fails the checks of the promises its ``# breaks:`` line names and no
@@ -23,7 +23,8 @@ import pytest
 
 from grader.engine.runner import grade
 from grader.registry import EXERCISES
-from grader.tools import contract, corpus
+from grader.tools.authoring import contract_table as contract
+from grader.tools.authoring import corpus
 
 SEED = 4
 """One fixed seed, so that a failure replays: python -m grader grade <folder> --only <exercise> --seed 4."""

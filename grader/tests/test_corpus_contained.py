@@ -19,7 +19,7 @@ import pytest
 from grader.engine.runner import grade
 from grader.registry import EXERCISES
 from grader.sandbox.expected import expected_isolation
-from grader.tools import corpus
+from grader.tools.authoring import corpus
 
 SEED = 4
 RIGHT = corpus.entries("right")

@@ -1,7 +1,7 @@
 """The documentation is a front door that tells the truth: README.md short, every figure derived, every secret in
 its table, every reference to the design resolving, and ``check`` saying each problem in one line with its fix.
 
-Proves: the pages' figures equal what grader/tools/doc_figures.py derives now;
+Proves: the pages' figures equal what grader/tools/authoring/doc_figures.py derives now;
 the README's table names every secret and variable the workflows and the
 templates read; every mention of DESIGN.md outside grader/docs/ is
 grader/docs/DESIGN.md, and every principle cited exists; ``check`` finds a
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from grader.engine.rubric import POINTS_PER_EXERCISE
 from grader.paths import REPO
-from grader.tools import doc_figures, lab_check, lab_check_suite, rebuilds
+from grader.tools.authoring import doc_figures, lab_check, lab_check_suite, rebuilds
 
 README_MAX_LINES = 250
 DOCS = REPO / "grader" / "docs"
@@ -47,7 +47,7 @@ def test_a_stale_or_unknown_figure_is_found(tmp_path):
     found = doc_figures.problems(tmp_path)
     exercises = doc_figures.values()["exercises"]
     assert found == [f"README.md: exercises says 4, it is {exercises}: run python -m grader docs",
-                     "README.md: the figure 'nonsense' is unknown: use one of grader/tools/doc_figures.py's FIGURES"]
+                     "README.md: the figure 'nonsense' is unknown: use one of grader/tools/authoring/doc_figures.py's FIGURES"]
     doc_figures.write(tmp_path)
     assert f"<!-- n:exercises -->{exercises}<!-- /n -->" in (tmp_path / "README.md").read_text()
 
@@ -117,7 +117,7 @@ def test_check_names_a_missing_public_test_and_its_fix(tmp_path):
 
 def test_check_says_what_to_rebuild_after_a_change(tmp_path, monkeypatch):
     monkeypatch.delenv("PYTEST_CURRENT_TEST")  # record() keeps no record of the suite's own builds
-    repo = _copy(tmp_path, "lab.toml", "grader/engine/rubric.toml", "grader/tools/templates")
+    repo = _copy(tmp_path, "lab.toml", "grader/engine/rubric.toml", "grader/tools/delivery/templates")
     assert all("never built from this clone" in line for line in rebuilds.report(repo))
     rebuilds.record("template", tmp_path / "out", repo)
     rebuilds.record("Gradescope zip", tmp_path / "z.zip", repo)

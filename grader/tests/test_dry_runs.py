@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import pytest
 
-from grader.tools import dry_run, offline_html, review, simulate_gradescope
+from grader.tools.class_grading import dry_run, offline_html
+from grader.tools.class_grading import integrity_review as review
+from grader.tools.delivery import simulate_gradescope
 
 
 def test_slices_as_the_workflow_makes_them():

@@ -19,14 +19,14 @@ import pytest
 from grader import registry
 from grader.engine.checks.support import where_to_look
 from grader.paths import REPO
-from grader.tools.handout import HandoutError, with_figures
+from grader.tools.authoring.handout import HandoutError, with_figures
 
 HANDOUT = REPO / "LAB.md"
 POINTER = re.compile(r'LAB\.md, ((?:"[^"]+"(?:,? and |, )?)+)')
 LINK = re.compile(r"LAB\.md#([\w-]+)")
 SCANNED = [REPO / "README.md", REPO / "lab.toml", *sorted((REPO / "exercises").glob("*.py")),
            *sorted((REPO / "solutions").glob("*.py")), *sorted((REPO / "tests").glob("*.py")),
-           *sorted((REPO / "grader" / "tools" / "templates").rglob("*.*"))]
+           *sorted((REPO / "grader" / "tools" / "delivery" / "templates").rglob("*.*"))]
 
 
 def headings() -> set[str]:

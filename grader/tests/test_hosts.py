@@ -38,8 +38,8 @@ import pytest
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.tests import container
-from grader.tools.bundles import classroom50_bundle, gradescope_zip
-from grader.tools.release import release
+from grader.tools.delivery.host_bundles import classroom50_bundle, gradescope_zip
+from grader.tools.delivery.student_template import release
 
 SCHEMAS = Path(__file__).with_name("schemas")
 CORPUS = Path(__file__).with_name("corpus")

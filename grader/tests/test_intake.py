@@ -1,4 +1,4 @@
-"""The reader of a submission's contract files (grader/tools/intake.py) and the token's one host.
+"""The reader of a submission's contract files (grader/tools/intake/commit_reader.py) and the token's one host.
 
 * Every case of the repositories corpus, read at the commit its row must
   come from, over ``file://`` and over HTTP on loopback (git's own
@@ -41,10 +41,10 @@ from grader.registry import CONTRACT_FILES, EXERCISES
 from grader.tests.class_of_30 import shared_class
 from grader.tests.git_http import USER, GitServer, Listener, basic
 from grader.tests.repository_corpus import Context, build_case, case_names, load_expect
-from grader.tools import git_credential, git_transport
-from grader.tools.batch import grading_key
-from grader.tools.intake import CONTRACT_FILE_MAX_BYTES, Intake, IntakeError, annotate, read_commit
-from grader.tools.intake_folder import read_folder
+from grader.tools.class_grading.grade_class import grading_key
+from grader.tools.intake import git_credential, git_transport
+from grader.tools.intake.commit_reader import CONTRACT_FILE_MAX_BYTES, Intake, IntakeError, annotate, read_commit
+from grader.tools.intake.folder_reader import read_folder
 
 TOKEN = "ghs_fake_classroom_token_0123456789"
 LFS_FILTER = ('[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n'

@@ -31,8 +31,8 @@ import pytest
 
 from grader.paths import REPO
 from grader.tests.preloaded_pytest import PreloadedPytest
-from grader.tools import corpus
-from grader.tools.contract import functions
+from grader.tools.authoring import corpus
+from grader.tools.authoring.contract_table import functions
 from solutions.lab import EXPECTATIONS, PADDING_CLAIM
 
 PACKAGE = "submitted"

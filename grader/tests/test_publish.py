@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from grader.paths import REPO
-from grader.tools.publish import PublishError, publish
+from grader.tools.delivery.published_grader import PublishError, publish
 
 
 def test_publishes_the_engine_sandbox_and_writers_only(tmp_path):

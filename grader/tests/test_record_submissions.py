@@ -19,8 +19,8 @@ import pytest
 
 from grader.paths import REPO
 from grader.tests import stub_gh
-from grader.tools import github_api
-from grader.tools import record_submissions as rs
+from grader.tools.intake import deadline_record as rs
+from grader.tools.intake import github_api
 
 DEADLINE = "2026-12-01T23:59:00+00:00"
 A, B, C = "a" * 40, "b" * 40, "c" * 40

@@ -166,7 +166,7 @@ def test_a_sixth_exercise_follows_the_recipe_to_a_clean_check(tmp_path):
 
 
 def test_check_finds_nothing_wrong_here_and_what_is_wrong_elsewhere(tmp_path):
-    from grader.tools import lab_check
+    from grader.tools.authoring import lab_check
 
     # that this repository is clean: test_docs.py's test of the check command
     (tmp_path / "LAB.md").write_text("# A handout without the sections\n")

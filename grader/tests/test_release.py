@@ -25,8 +25,8 @@ import pytest
 
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
-from grader.tools.release import ReleaseError, release, student_pyproject
-from grader.tools.stubs import BEGIN, END
+from grader.tools.authoring.stubs import BEGIN, END
+from grader.tools.delivery.student_template import ReleaseError, release, student_pyproject
 
 # Solution lines too generic to betray anything: punctuation only, or one bare keyword statement.
 _TRIVIAL = re.compile(r'^([\W_]*|"""|(return|pass|break|continue|else:|try:|finally:|yield|raise)\s*)$')
@@ -138,7 +138,7 @@ def test_the_leak_scan_finds_a_leak(released, tmp_path):
 
 
 def test_nothing_of_grader_or_solutions_reaches_the_release(released):
-    templates = {(REPO / "grader" / "tools" / "templates" / "student" / name).read_bytes()
+    templates = {(REPO / "grader" / "tools" / "delivery" / "templates" / "student" / name).read_bytes()
                  for name in ("README.md", "grade.yml")}
     private = {p.read_bytes() for folder in ("grader", "solutions") for p in (REPO / folder).rglob("*")
                if p.is_file() and ".node" not in p.parts and "__pycache__" not in p.parts} - templates

@@ -26,8 +26,8 @@ from grader.paths import REPO
 from grader.registry import EXERCISES
 from grader.tests.class_of_30 import FRAME_WALK, once, shared_class
 from grader.tests.test_class_of_30 import grade_the_class
-from grader.tools import corpus
-from grader.tools.constructs import scan_source
+from grader.tools.authoring import corpus
+from grader.tools.class_grading.constructs import scan_source
 
 HONEST_KINDS = ("honest",)
 
@@ -264,7 +264,7 @@ def test_names_built_from_constants_are_folded_before_matching():
 def test_a_file_of_findings_is_scanned_in_linear_time_with_a_count_of_the_rest():
     """5k ``os.dup`` lines (main compared each finding with every earlier one: 11 s, 69 s for 20k): every use counted,
     20 listed."""
-    from grader.tools.constructs import MAX_PER_CONSTRUCT
+    from grader.tools.class_grading.constructs import MAX_PER_CONSTRUCT
 
     source = b"import os\nif 0:\n" + b"".join(b" os.dup(%d)\n" % (i % 10) for i in range(5_000))
     found, note = scan_source(source, "collate.py")
@@ -279,7 +279,7 @@ def test_one_megabyte_of_findings_does_not_stop_the_class_review(tmp_path):
     gave no output after 600 s). With a budget of 5 s per student, the class's review is written in full; the bound:
     one parse of the file (a few seconds for 1 MB; the parse cannot be cut short) plus the budget, plus copydetect on
     at most 64 KB of it. The student is listed as over a limit, the honest two are not, and their pair is found."""
-    from grader.tools.review import MAX_FILE_BYTES
+    from grader.tools.class_grading.integrity_review import MAX_FILE_BYTES
 
     klass = tmp_path / "class"
     right = (REPO / "solutions" / "collate.py").read_bytes()

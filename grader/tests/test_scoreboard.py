@@ -5,8 +5,8 @@ import sys
 from pathlib import Path
 
 from grader.paths import REPO
-from grader.tools import corpus
-from grader.tools.scoreboard import corpus_ids, holds, outcomes, read_junit, render
+from grader.tools.authoring import corpus
+from grader.tools.authoring.corpus_scoreboard import corpus_ids, holds, outcomes, read_junit, render
 
 WRONG = [e.id for e in corpus.entries("wrong")]
 RIGHT = [e.id for e in corpus.entries("right")]

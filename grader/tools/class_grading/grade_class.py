@@ -1,17 +1,17 @@
-"""Grade a whole class: ``python -m grader batch`` (its class reports, and ``merge``, are :mod:`grader.tools.class_reports`).
+"""Grade a whole class: ``python -m grader batch`` (its class reports, and ``merge``, are :mod:`grader.tools.class_grading.class_reports`).
 
 ``batch SUBMISSIONS --out DIR`` grades every folder directly under
 SUBMISSIONS, one student each (the folder name is the student's name). A
 folder is either a submission itself (the five exercise files) or a
 checkout of the student template, whose ``exercises/`` folder is graded.
-The five files are read by :func:`grader.tools.intake_folder.read_folder`
+The five files are read by :func:`grader.tools.intake.folder_reader.read_folder`
 (``O_NOFOLLOW``, regular files only, at most 1 MB each).
 
 With ``--deadline`` and ``--server-record``, each student is graded at the
 commit GitHub held at the deadline, as the record says (written by
 ``python -m grader record-submissions``, which asks GitHub for server times:
 a commit's own date can be forged). That commit is read by
-:func:`grader.tools.intake.read_commit`: fetched alone into a fresh
+:func:`grader.tools.intake.commit_reader.read_commit`: fetched alone into a fresh
 repository, never checked out, from the student's local checkout over
 ``file://`` (SUBMISSIONS given), or with ``--from-server URL`` (and no
 SUBMISSIONS) from ``URL/<owner>/<name>.git`` for every repository in the
@@ -75,10 +75,10 @@ from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.report_files import write_text
 from grader.text import clean_text
-from grader.tools.class_reports import BatchError, write_class_reports
-from grader.tools.intake import Intake, IntakeError, annotate, read_commit
-from grader.tools.intake_folder import read_folder
-from grader.tools.record_submissions import Submission, parse_time
+from grader.tools.class_grading.class_reports import BatchError, write_class_reports
+from grader.tools.intake.commit_reader import Intake, IntakeError, annotate, read_commit
+from grader.tools.intake.deadline_record import Submission, parse_time
+from grader.tools.intake.folder_reader import read_folder
 from grader.writers import to_json, to_markdown
 
 GRADE_TIMEOUT_S = 900
@@ -236,10 +236,10 @@ def run_batch(submissions: Path | None, out: Path, *, jobs: int = 2, seed: int =
 
     ``seed_key`` (the course key) gives each student a secret seed of record
     in place of the class ``seed``; ``files_out`` receives the five files of
-    every student read; ``roster`` adds the Canvas gradebook (grader.tools.canvas); ``slice_of`` (I, K) grades
+    every student read; ``roster`` adds the Canvas gradebook (grader.tools.class_grading.canvas_import); ``slice_of`` (I, K) grades
     only every K-th student from the I-th, in sorted order (the class workflow's slices).
 
-    ``record`` ({student: Submission}, see grader.tools.record_submissions)
+    ``record`` ({student: Submission}, see grader.tools.intake.deadline_record)
     grades each student at the commit the server held at the deadline.
     Returns the gradebook rows.
     """

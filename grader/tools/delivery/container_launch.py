@@ -1,7 +1,7 @@
 """The simulated container's launcher: Docker's seccomp namespace rules, then Docker's capabilities, then the command.
 
-Runs inside bubblewrap (see :mod:`grader.tools.container`), as root with every
-capability, from :data:`grader.tools.container.SIM_DIR`, where it sits beside
+Runs inside bubblewrap (see :mod:`grader.tools.delivery.gradescope_container`), as root with every
+capability, from :data:`grader.tools.delivery.gradescope_container.SIM_DIR`, where it sits beside
 a read-only copy of ``grader/inside/seccomp.py``; it imports nothing else
 (``python -I -S``)::
 

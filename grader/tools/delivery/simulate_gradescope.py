@@ -6,7 +6,7 @@ Builds the zip (``python -m grader gradescope``, with the course key of
 ``OUT/submission`` (regular files only; no link is followed), writes
 ``OUT/submission_metadata.json`` with the user id, and runs
 ``/autograder/source/run_autograder`` in the simulated container
-(:mod:`grader.tools.container`: root with Docker's capabilities and seccomp
+(:mod:`grader.tools.delivery.gradescope_container`: root with Docker's capabilities and seccomp
 namespace rules, no namespaces of its own, the ``/autograder`` layout), with
 this environment's Python where ``setup.sh`` would have installed one. The
 results land in ``OUT/results/results.json``; :func:`student_view` and
@@ -14,7 +14,7 @@ results land in ``OUT/results/results.json``; :func:`student_view` and
 
 What the simulation does not reproduce: ``setup.sh`` itself (the packages come
 from this environment), Gradescope's own container image and kernel
-(measured differences: grader/tools/container.py's docstring).
+(measured differences: grader/tools/delivery/gradescope_container.py's docstring).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.engine import seeds
-from grader.tools import container
-from grader.tools.bundles import gradescope_zip
+from grader.tools.delivery import gradescope_container as container
+from grader.tools.delivery.host_bundles import gradescope_zip
 
 #: How long run_autograder may take here (Gradescope's default limit is longer; the grader stops itself at 540 s).
 TIMEOUT_S = 600

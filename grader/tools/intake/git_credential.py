@@ -1,7 +1,7 @@
 """A git credential helper that answers for one server only.
 
 git runs it as ``python -I -S git_credential.py PROTOCOL HOST ACTION``:
-:mod:`grader.tools.git_transport` configures it for the one server URL the
+:mod:`grader.tools.intake.git_transport` configures it for the one server URL the
 token is meant for (``credential.<url>.helper``), and the helper checks again
 what git asks about. For ``get`` it reads git's description of the wanted
 credential (``key=value`` lines on stdin) and prints

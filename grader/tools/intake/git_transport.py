@@ -15,7 +15,7 @@ Contracts
   theirs), an empty ``HOME`` (no ``.netrc``), ``GIT_LFS_SKIP_SMUDGE=1``, no
   askpass and no terminal prompt, hooks at ``/dev/null``, only the URL's own
   protocol allowed, and none of the caller's ``GIT_*`` variables.
-* A token is given to git only through :mod:`grader.tools.git_credential`,
+* A token is given to git only through :mod:`grader.tools.intake.git_credential`,
   configured for the URL's own ``scheme://host[:port]`` and checking it
   again: a redirect or an LFS server elsewhere gets nothing. Only over
   https (plain http on loopback only, for the tests).
@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from grader.tools import git_credential
+from grader.tools.intake import git_credential
 
 #: Seconds one fetch may take, and how often it is tried.
 FETCH_TIMEOUT_S = 180.0

@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.tools.offline_html import make_offline
+from grader.tools.class_grading.offline_html import make_offline
 
 #: copydetect's noise threshold (its default): matches shorter than 25 tokens are noise. The guarantee threshold
 #: is the same, so every 25-gram is a fingerprint: winnowing would choose among them by Python's string hash,

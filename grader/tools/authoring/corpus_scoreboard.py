@@ -35,7 +35,7 @@ from pathlib import Path
 
 from grader.paths import REPO
 from grader.registry import EXERCISES
-from grader.tools import corpus
+from grader.tools.authoring import corpus
 
 #: Where each hostile entry is graded (test_corpus_hostile.PLACES): this machine's jail, the simulated Gradescope container.
 HOSTILE_PLACES = ("host", "container")

@@ -30,7 +30,7 @@ push to any other branch never counts.
 A repository with no push to its default branch by the deadline gets an
 entry without a commit, and batch reports it.
 
-Every answer of the API is checked for the shape GitHub documents (:mod:`grader.tools.github_api`: an
+Every answer of the API is checked for the shape GitHub documents (:mod:`grader.tools.intake.github_api`: an
 object or a list, the keys used, their types, commit ids of 40 hex digits,
 times with a zone). A repository whose answers are not (a crafted tag name,
 an error page, a non-object) gets an entry without a commit that says what
@@ -48,7 +48,7 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from grader.tools.github_api import SHA, AnswerError, expect_object, expect_sha, expect_time, gh_api, parse_time, ref_path
+from grader.tools.intake.github_api import SHA, AnswerError, expect_object, expect_sha, expect_time, gh_api, parse_time, ref_path
 
 __all__ = ["Submission", "AnswerError", "parse_time", "record", "record_all", "read_record", "write_record",
            "latest_push", "latest_release"]

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.paths import REPO
-from grader.tools.batch import BatchError, find_students
+from grader.tools.class_grading.grade_class import BatchError, find_students
 
 SLICING_SCRIPT = REPO / ".github" / "scripts" / "list-repositories.py"
 

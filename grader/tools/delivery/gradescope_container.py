@@ -1,6 +1,6 @@
 """A simulation of Gradescope's container: what the autograder meets there, reproduced here.
 
-Used by ``python -m grader simulate gradescope`` (grader/tools/simulate_gradescope.py)
+Used by ``python -m grader simulate gradescope`` (grader/tools/delivery/simulate_gradescope.py)
 and by the suite (grader/tests/container.py adds the probe that measures it).
 
 Gradescope runs ``/autograder/run_autograder`` as root in a Docker container.
@@ -19,7 +19,7 @@ What this reproduces, and how:
 * root (uid 0) with Docker's default capability set (:data:`DOCKER_CAPABILITIES`;
   no CAP_SYS_ADMIN) and the namespace rules of Docker's default seccomp
   profile (:mod:`grader.inside.seccomp`, policy "docker").  Inside bwrap, a
-  launcher (:mod:`grader.tools.container_launch`) installs the filter while it
+  launcher (:mod:`grader.tools.delivery.container_launch`) installs the filter while it
   still holds CAP_SYS_ADMIN, then executes ``setpriv`` to drop to Docker's
   set.  setpriv alone would not be Docker: without the filter, root without
   CAP_SYS_ADMIN still makes user namespaces (``bwrap --unshare-user`` works;

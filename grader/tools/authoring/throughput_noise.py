@@ -20,7 +20,7 @@ from grader.engine.runner import PROBE_MODULES
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.sandbox import Sandbox
-from grader.tools import corpus
+from grader.tools.authoring import corpus
 
 #: The right answers measured beside the reference by default (corpus ids).
 DEFAULT_ANSWERS = ("right/tokens/sliding_window_view", "right/tokens/getitems_two_gathers",

@@ -2,12 +2,12 @@
 
 ``python -m grader classroom50 OUT`` writes the folder an instructor copies to
 ``CLASSROOM/autograders/ASSIGNMENT/`` of their ``classroom50`` repository:
-``autograder.py`` (grader/tools/templates/classroom50/), the published grader and
+``autograder.py`` (grader/tools/delivery/templates/classroom50/), the published grader and
 its ``requirements.txt``, and a README with the assignment settings.
 
 ``python -m grader gradescope OUT.zip`` writes the zip to upload as a
 Gradescope "programming assignment" autograder: ``setup.sh``,
-``run_autograder`` and ``gradescope_run.py`` (grader/tools/templates/gradescope/)
+``run_autograder`` and ``gradescope_run.py`` (grader/tools/delivery/templates/gradescope/)
 at the root, the published grader beside them.
 
 Both hold exactly what ``python -m grader publish`` publishes: the grader,
@@ -23,7 +23,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from grader.tools.publish import PublishError, publish
+from grader.tools.delivery.published_grader import PublishError, publish
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 CLASSROOM50_ASSIGNMENT = {"runtime": {"runs-on": "ubuntu-latest", "python": "3.11", "apt": ["bubblewrap"]}}

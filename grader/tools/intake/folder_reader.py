@@ -7,7 +7,7 @@ Contracts
   O_NOCTTY``: a link (to ``/proc/self/mem``, ``/proc/kmsg``, a classmate's
   folder, anywhere), a FIFO, a device or a folder under a contract name is
   never followed, opened for reading or blocked on; a regular file is read
-  up to :data:`grader.tools.intake.CONTRACT_FILE_MAX_BYTES` + 1 bytes and no
+  up to :data:`grader.tools.intake.commit_reader.CONTRACT_FILE_MAX_BYTES` + 1 bytes and no
   further, and an LFS pointer is recognised. Each of these costs its own
   file, with the reason in :attr:`Intake.problems`; a read error too.
 * The folder itself being a link, its ``exercises`` a link, or a folder that
@@ -22,7 +22,16 @@ import stat
 from pathlib import Path
 
 from grader.registry import CONTRACT_FILES
-from grader.tools.intake import CONTRACT_FILE_MAX_BYTES, FOLDER, Intake, IntakeError, case_hint, is_lfs_pointer, note_case_twins, write_file
+from grader.tools.intake.commit_reader import (
+    CONTRACT_FILE_MAX_BYTES,
+    FOLDER,
+    Intake,
+    IntakeError,
+    case_hint,
+    is_lfs_pointer,
+    note_case_twins,
+    write_file,
+)
 
 
 def read_folder(folder: Path, dest: Path) -> Intake:

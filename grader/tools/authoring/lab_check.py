@@ -16,7 +16,7 @@ and passes on the reference, a wrong answer loses points) stays the suite's.
 * stubs: exercises/ is what ``generate`` makes from solutions/ (test_stubs.py);
 * handout: LAB.md has the section every exercise points students to (test_handout.py);
 * contract: the contract table holds and grader/docs/contract.md shows it (test_contract.py);
-* public tests, corpus, docs: :mod:`grader.tools.lab_check_suite`.
+* public tests, corpus, docs: :mod:`grader.tools.authoring.lab_check_suite`.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ from pathlib import Path
 from grader import registry
 from grader.engine.rubric import POINTS_PER_EXERCISE, RubricError, load_rubric, load_throughput_rule
 from grader.paths import REPO
-from grader.tools import contract, contract_doc
-from grader.tools.lab_check_suite import corpus_problems, doc_problems, public_test_problems
-from grader.tools.stubs import stale_files
+from grader.tools.authoring import contract_doc
+from grader.tools.authoring import contract_table as contract
+from grader.tools.authoring.lab_check_suite import corpus_problems, doc_problems, public_test_problems
+from grader.tools.authoring.stubs import stale_files
 
 RECIPE = "grader/docs/recipes.md"
 

@@ -3,14 +3,14 @@
 Every path that grades what a student committed (the class workflow,
 ``batch --server-record``, ``batch --deadline`` on local checkouts, the GPU
 workflow) reads with :func:`read_commit`; ``batch FOLDER`` reads with
-:func:`grader.tools.intake_folder.read_folder`, under the same rules. Both
+:func:`grader.tools.intake.folder_reader.read_folder`, under the same rules. Both
 write the accepted files, and nothing else, into a fresh folder the grader
 then grades.
 
 Contracts
 ---------
 * :func:`read_commit` never checks anything out: it fetches the one commit
-  into a fresh bare repository (:mod:`grader.tools.git_transport`) and reads
+  into a fresh bare repository (:mod:`grader.tools.intake.git_transport`) and reads
   the tree with ``git ls-tree`` and the blobs with ``git cat-file``: the
   contract files under ``exercises/`` of the student template, or at the
   top level when the commit has no ``exercises`` entry.
@@ -20,7 +20,7 @@ Contracts
   large, missing) that one file is left out and :attr:`Intake.problems` says
   which file and why, in a sentence for the student: the other files are
   graded. Nothing is ever followed: a link's target is not even read.
-* :func:`grader.tools.intake_folder.read_folder` opens each file with
+* :func:`grader.tools.intake.folder_reader.read_folder` opens each file with
   ``O_NOFOLLOW | O_NONBLOCK`` from a folder opened without following links:
   regular files only, the same cap, read up to the cap and no further
   (``/proc/self/mem``, ``/proc/kmsg``, a FIFO or ``/proc/self/pagemap``
@@ -45,7 +45,7 @@ from pathlib import Path
 
 from grader.engine.results import GradeResult
 from grader.registry import CONTRACT_FILES
-from grader.tools.git_transport import FetchError, fetch_commit, run_git
+from grader.tools.intake.git_transport import FetchError, fetch_commit, run_git
 
 #: The most bytes a contract file may have (a .py of the lab is a few kB). Not the jail's RLIMIT_FSIZE.
 CONTRACT_FILE_MAX_BYTES = 1_000_000

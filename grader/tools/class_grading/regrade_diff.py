@@ -27,8 +27,8 @@ from pathlib import Path
 from grader.engine.results import EXERCISES, GradeResult
 from grader.engine.secret_seed import seed_pipe
 from grader.paths import REPO
-from grader.tools.batch import SECRET_VARIABLES
-from grader.tools.class_reports import MAX_REPORT_BYTES
+from grader.tools.class_grading.class_reports import MAX_REPORT_BYTES
+from grader.tools.class_grading.grade_class import SECRET_VARIABLES
 from grader.writers.formatting import pts
 
 GRADE_TIMEOUT_S = 900

@@ -79,13 +79,13 @@ def _read_small(path: Path, limit: int) -> str:
 
 def write_class_reports(dirs: list[Path], out: Path, roster: Path | None = None) -> list:
     """Write gradebook.csv and summary.md for every student found in ``dirs`` into ``out``
-    (and, with a ``roster``, canvas.csv: :func:`grader.tools.canvas.write_canvas`)."""
+    (and, with a ``roster``, canvas.csv: :func:`grader.tools.class_grading.canvas_import.write_canvas`)."""
     rows = collect_rows(dirs)
     out.mkdir(parents=True, exist_ok=True)
     (out / "gradebook.csv").write_text(gradebook_csv(rows), encoding="utf-8")
     summary = class_summary_markdown(rows)
     if roster is not None:
-        from grader.tools.canvas import write_canvas
+        from grader.tools.class_grading.canvas_import import write_canvas
 
         summary += write_canvas(rows, roster, out)
     (out / "summary.md").write_text(summary, encoding="utf-8")

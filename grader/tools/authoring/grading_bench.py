@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from grader.paths import REPO
-from grader.tools import corpus
+from grader.tools.authoring import corpus
 
 FOLDERS = {"solutions": REPO / "solutions", "stubs": REPO / "exercises"}
 #: The isolation settings ``--isolation`` compares: name -> the grade options that make it.

@@ -1,10 +1,10 @@
 """``python -m grader review SUBMISSIONS --out DIR``: the instructor's private review of a class (grader/docs/DESIGN.md, principle 8).
 
 What the grader cannot decide goes to a person: (a) code similarity across
-the class, per exercise (:mod:`grader.tools.similarity`: copydetect, the
+the class, per exercise (:mod:`grader.tools.class_grading.similarity`: copydetect, the
 stubs of ``exercises/`` as boilerplate, and ``--reference`` subtracted too
 when given); (b) per student, the constructs that have no place in an
-honest answer (:mod:`grader.tools.constructs`), each with file and line;
+honest answer (:mod:`grader.tools.class_grading.constructs`), each with file and line;
 (c) the integrity flags the grading raised (``--results``: a batch or merge
 output folder). It informs; it changes no score.
 
@@ -20,7 +20,7 @@ Each student's review is bounded (DESIGN.md, principle 8: one file cannot stop
 the review of the class): the scan of a student's files has a time budget
 (``--student-budget``, :data:`STUDENT_BUDGET_S`; the parse of a 1 MB file
 counts against it), at most :data:`MAX_ROWS_PER_STUDENT` constructs are listed
-per student (and :data:`~grader.tools.constructs.MAX_PER_CONSTRUCT` per
+per student (and :data:`~grader.tools.class_grading.constructs.MAX_PER_CONSTRUCT` per
 construct and file), and copydetect sees at most the first
 :data:`SIMILARITY_BYTES` of each file. A student over any of them is listed
 under "Over a limit", with what was cut; the report is written for the whole
@@ -40,7 +40,7 @@ from pathlib import Path
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES, EXERCISES, exercise
 from grader.report_files import write_text
-from grader.tools.constructs import BLIND_SPOTS, scan_source
+from grader.tools.class_grading.constructs import BLIND_SPOTS, scan_source
 from grader.writers.gradebook import _csv_cell
 from grader.writers.markdown import md_inline
 
@@ -112,7 +112,7 @@ def read_class(submissions: Path | list[Path]) -> tuple[dict[str, dict[str, byte
 
 def read_flags(results: Path) -> list[tuple[str, str]]:
     """(student, flag) for every integrity flag in the reports of a batch or merge output folder, and every grader error."""
-    from grader.tools.class_reports import BatchError, collect_rows
+    from grader.tools.class_grading.class_reports import BatchError, collect_rows
 
     try:
         rows = collect_rows([results])
@@ -162,7 +162,7 @@ def review(submissions: Path | list[Path], out: Path, *, threshold: float = DEFA
            student_budget_s: float = STUDENT_BUDGET_S) -> dict:
     """Write the review of the class in ``submissions`` (a folder of students, or several) into ``out``; return what
     it found (for the tests)."""
-    from grader.tools.similarity import compare_class
+    from grader.tools.class_grading.similarity import compare_class
 
     started = time.monotonic()
     for folder in [*(boilerplate or []), *([reference] if reference else [])]:

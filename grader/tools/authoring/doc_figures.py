@@ -36,7 +36,7 @@ def _count(pattern: str) -> Callable[[Path], str]:
 
 
 def _slicing(name: str, repo: Path) -> int:
-    from grader.tools.dry_run import workflow_slicing
+    from grader.tools.class_grading.dry_run import workflow_slicing
 
     per_slice, most = workflow_slicing(repo / SLICING)
     return per_slice if name == "PER_SLICE" else most
@@ -67,8 +67,8 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "right_answers": _count("right/*/*.py"),
     "hostile_submissions": _count("hostile/*/expect.toml"),
     "hostile_repositories": _count("repositories/*/expect.toml"),
-    "min_wrong": _const("grader.tools.corpus", "MIN_WRONG"),
-    "min_right": _const("grader.tools.corpus", "MIN_RIGHT"),
+    "min_wrong": _const("grader.tools.authoring.corpus", "MIN_WRONG"),
+    "min_right": _const("grader.tools.authoring.corpus", "MIN_RIGHT"),
     "per_slice": lambda repo: str(_slicing("PER_SLICE", repo)),
     "max_slices": lambda repo: str(_slicing("MAX_SLICES", repo)),
     "slice_minutes": lambda repo: f"{_slicing('PER_SLICE', repo) * MEASURED_S_PER_STUDENT / 60:.1f}",
@@ -80,10 +80,10 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "flags_per_report": _const("grader.engine.results", "MAX_INTEGRITY_FLAGS"),
     "json_report_kb": _const("grader.writers.formatting", "JSON_REPORT_BYTES", 1024),
     "markdown_report_kb": _const("grader.writers.formatting", "MARKDOWN_REPORT_BYTES", 1024),
-    "merge_report_kb": _const("grader.tools.class_reports", "MAX_REPORT_BYTES", 1024),
+    "merge_report_kb": _const("grader.tools.class_grading.class_reports", "MAX_REPORT_BYTES", 1024),
     "write_quota_entries": _const("grader.inside.quota", "MAX_ENTRIES", fmt="{:,.0f}"),
     "write_quota_mb": _const("grader.sandbox.zygote_setup", "WRITE_QUOTA_MB"),
-    "contract_file_mb": _const("grader.tools.intake", "CONTRACT_FILE_MAX_BYTES", 1_000_000),
+    "contract_file_mb": _const("grader.tools.intake.commit_reader", "CONTRACT_FILE_MAX_BYTES", 1_000_000),
 }
 
 
@@ -108,7 +108,7 @@ def problems(repo: Path = REPO) -> list[str]:
         for match in FIGURE.finditer(path.read_text(encoding="utf-8")):
             name, shown = match.groups()
             if name not in current:
-                found.append(f"{page}: the figure {name!r} is unknown: use one of grader/tools/doc_figures.py's FIGURES")
+                found.append(f"{page}: the figure {name!r} is unknown: use one of grader/tools/authoring/doc_figures.py's FIGURES")
             elif shown != current[name]:
                 found.append(f"{page}: {name} says {shown}, it is {current[name]}: run python -m grader docs")
     return found

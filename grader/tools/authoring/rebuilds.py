@@ -24,7 +24,7 @@ from grader.engine import provenance
 from grader.paths import REPO
 
 RECORD_NAME = ".grader-builds.json"
-TEMPLATES = Path("grader/tools/templates")
+TEMPLATES = Path("grader/tools/delivery/templates")
 
 
 @dataclass(frozen=True)
@@ -38,12 +38,12 @@ class Artifact:
 ARTIFACTS = (
     Artifact("template", "python -m grader release OUT --force",
              ("exercises", "tests", "LAB.md", "lab.toml", "requirements.txt", "pyproject.toml", "grader/engine/rubric.toml",
-              "grader/engine/checks", "grader/tools/release.py", "grader/tools/templates/student"), False),
-    Artifact("published grader", "python -m grader publish OUT --force", ("grader/tools/publish.py",), True),
+              "grader/engine/checks", "grader/tools/delivery/student_template.py", "grader/tools/delivery/templates/student"), False),
+    Artifact("published grader", "python -m grader publish OUT --force", ("grader/tools/delivery/published_grader.py",), True),
     Artifact("Gradescope zip", "python -m grader gradescope OUT.zip",
-             ("grader/tools/bundles.py", "grader/tools/templates/gradescope"), True),
+             ("grader/tools/delivery/host_bundles.py", "grader/tools/delivery/templates/gradescope"), True),
     Artifact("Classroom 50 bundle", "python -m grader classroom50 OUT --force",
-             ("grader/tools/bundles.py", "grader/tools/templates/classroom50"), True),
+             ("grader/tools/delivery/host_bundles.py", "grader/tools/delivery/templates/classroom50"), True),
 )
 
 

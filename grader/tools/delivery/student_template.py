@@ -13,13 +13,13 @@ path in OUT                                where it comes from
 ``pyproject.toml``                         ours, reduced: project metadata and the pytest
                                            configuration, with ``testpaths = ["tests"]``
 ``.gitignore``                             :data:`STUDENT_GITIGNORE`
-``README.md``                              ``grader/tools/templates/student/README.md``, with the
+``README.md``                              ``grader/tools/delivery/templates/student/README.md``, with the
                                            checks and their points (grader/engine/rubric.toml)
 ``LAB.md``                                 ``LAB.md`` (the handout)
 ``lab.toml``                               ``lab.toml`` without the grader's fields (the
                                            exercises, which tests/conftest.py reads, and the
                                            bounds, which the lab runner reads)
-``.github/workflows/grade.yml``            ``grader/tools/templates/student/grade.yml``
+``.github/workflows/grade.yml``            ``grader/tools/delivery/templates/student/grade.yml``
 =========================================  =================================================
 
 Contract
@@ -156,7 +156,7 @@ def _empty_out(out: Path) -> None:
 
 
 def _check_stubs_fresh(repo: Path) -> None:
-    from grader.tools.stubs import stale_files
+    from grader.tools.authoring.stubs import stale_files
 
     stale = stale_files(repo / "solutions", repo / "exercises")
     if stale:

@@ -1,7 +1,7 @@
 """The parts of ``python -m grader check`` about the suite's evidence: public tests, corpora, documentation.
 
 Each function returns one line per problem, with its fix, and is the static
-half of a test (named in its docstring); :mod:`grader.tools.lab_check` runs
+half of a test (named in its docstring); :mod:`grader.tools.authoring.lab_check` runs
 them with the other parts.
 """
 
@@ -13,12 +13,13 @@ from pathlib import Path
 
 from grader import registry
 from grader.paths import REPO
-from grader.tools import contract, corpus, doc_figures
+from grader.tools.authoring import contract_table as contract
+from grader.tools.authoring import corpus, doc_figures
 
 #: Where the witnesses of the public tests are listed (a wrong answer each public test fails on).
 WITNESS_FILE = Path("grader/tests/test_public_catch.py")
 #: The files whose ``secrets.X`` and ``vars.X`` the README's table must name.
-SECRET_SOURCES = (".github/workflows/*.yml", "grader/tools/templates/*/*")
+SECRET_SOURCES = (".github/workflows/*.yml", "grader/tools/delivery/templates/*/*")
 SECRET = re.compile(r"\$\{\{[^}]*\b(secrets|vars)\.([A-Z][A-Z0-9_]*)")
 TABLE_ROW = re.compile(r"^\| `([A-Z][A-Z0-9_]*)` \|", flags=re.M)
 
@@ -131,7 +132,7 @@ def secret_problems(repo: Path = REPO) -> list[str]:
 
 def workflow_text_problems(repo: Path = REPO) -> list[str]:
     """The class workflow's form states the slicing the script does (YAML has no place for a generated figure)."""
-    from grader.tools.dry_run import workflow_slicing
+    from grader.tools.class_grading.dry_run import workflow_slicing
 
     per_slice, most = workflow_slicing(repo / doc_figures.SLICING)
     said = f"(1-{most}), or auto: one per {per_slice} students"

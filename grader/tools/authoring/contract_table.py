@@ -35,7 +35,7 @@ from pathlib import Path
 from grader import registry
 from grader.paths import REPO
 from grader.toml_file import read_toml
-from grader.tools.stubs import BEGIN, END
+from grader.tools.authoring.stubs import BEGIN, END
 
 CONTRACT = REPO / "grader" / "engine" / "contract.toml"
 KINDS = ("promise", "explained")
