@@ -36,5 +36,6 @@ INSTRUCTOR_COMMANDS = {
     "handout": "grader.commands.handout",
     "docs": "grader.commands.docs",
     "check": "grader.commands.check",
+    "explain": "grader.commands.explain",
 }
 

@@ -3,7 +3,10 @@
 * ``grader/inside/`` (what runs in the jail) imports only itself and ``grader/shared/``;
 * ``grader/shared/`` imports only itself;
 * the host side (``grader/sandbox/``) never imports ``grader/inside/``: what both need is shared;
-* the engine is a library: it imports no writer, no command and no tool;
+* the engine is a library: it imports no writer, no command, no tool and not the front door;
+* the instructor's tools are rooms by job (:data:`TOOL_ROOMS`): a room imports only the rooms listed for it,
+  and no tool imports a command or the front door;
+* ``grader/cli.py`` is the only module that finds the commands, and nothing but ``python -m grader`` imports it;
 * only ``grader/inside/`` and ``grader/shared/`` are staged into the jail.
 """
 
@@ -29,9 +32,20 @@ FORBIDDEN = {
                       "grader.tools", "grader.cli", "grader.registry", "grader.isolation", "grader.text",
                       "grader.report_files", "grader.paths"),
     "grader.sandbox": ("grader.inside", "grader.engine", "grader.writers", "grader.commands", "grader.tools"),
-    "grader.engine": ("grader.inside", "grader.writers", "grader.commands", "grader.tools"),
-    "grader.writers": ("grader.commands", "grader.tools", "grader.sandbox", "grader.inside"),
+    "grader.engine": ("grader.inside", "grader.writers", "grader.commands", "grader.tools", "grader.cli"),
+    "grader.writers": ("grader.commands", "grader.tools", "grader.sandbox", "grader.inside", "grader.cli"),
+    "grader.commands": ("grader.cli",),
 }
+#: room of grader/tools/ -> the other rooms it may import (a release refuses stale stubs; batch reads through the intake)
+TOOL_ROOMS = {
+    "authoring": (),
+    "delivery": ("authoring",),
+    "intake": (),
+    "class_grading": ("intake",),
+}
+for _room, _allowed in TOOL_ROOMS.items():
+    FORBIDDEN[f"grader.tools.{_room}"] = ("grader.commands", "grader.cli") + tuple(
+        f"grader.tools.{other}" for other in TOOL_ROOMS if other != _room and other not in _allowed)
 
 
 def imported_modules(path: Path, root: Path = REPO) -> list[tuple[int, str]]:
@@ -59,6 +73,23 @@ def crossings(room: str, forbidden: tuple[str, ...], root: Path = REPO) -> list[
 @pytest.mark.parametrize("room", sorted(FORBIDDEN))
 def test_no_import_crosses_the_boundary(room):
     assert not crossings(room, FORBIDDEN[room]), "\n".join(crossings(room, FORBIDDEN[room]))
+
+
+def test_the_tools_are_rooms_and_every_room_is_listed():
+    tools = GRADER / "tools"
+    loose = sorted(p.name for p in tools.glob("*.py") if p.name != "__init__.py")
+    rooms = sorted(p.name for p in tools.iterdir() if (p / "__init__.py").is_file())
+    assert not loose, f"modules of grader/tools/ outside a room: {loose}; move each into the room of its job"
+    assert rooms == sorted(TOOL_ROOMS), f"rooms {rooms} but test_house.TOOL_ROOMS lists {sorted(TOOL_ROOMS)}"
+    for room in rooms:
+        assert ast.get_docstring(ast.parse((tools / room / "__init__.py").read_text())), f"grader/tools/{room}/__init__.py says nothing"
+
+
+def test_only_python_m_grader_imports_the_front_door():
+    importers = [f"{path.relative_to(REPO)}:{line}" for path in sorted(GRADER.rglob("*.py"))
+                 if "tests" not in path.relative_to(GRADER).parts and path.name != "__main__.py"
+                 for line, module in imported_modules(path) if module == "grader.cli" or module.startswith("grader.cli.")]
+    assert not importers, f"only grader/__main__.py may import grader.cli: {importers}"
 
 
 def test_the_check_would_see_a_crossing(tmp_path):
