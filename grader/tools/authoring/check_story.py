@@ -1,0 +1,162 @@
+"""A check's whole story in one place: ``python -m grader explain CHECK``.
+
+What a check proves is spread over several files by design (the check's
+code, the contract table, the rubric, the probe, the public tests, the
+corpus, lab.toml); this module gathers it, read from those files, never
+written twice:
+
+- the promise: the docstring sentences the check proves (contract table quotes);
+- the points and visibility (``grader/engine/rubric.toml``);
+- what the check says it proves and does not (its own docstring);
+- the probes it asks the jail to run (``exercise:function`` names in its code
+  and in the helpers of ``grader/engine/checks/`` it calls);
+- the start methods its real DataLoader workers use, or "in process";
+- where it runs only (GPU or not);
+- its public twins (the contract's tests of those promises);
+- the corpus's wrong answers that break its promise (their ``# breaks:`` lines);
+- where in LAB.md to look (lab.toml).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import textwrap
+from dataclasses import dataclass
+
+from grader import registry
+from grader.engine.checks.support import FORKING_METHODS, START_METHODS
+from grader.engine.rubric import load_rubric
+from grader.tools.authoring import contract_table, corpus
+
+_METHOD_TABLES = {"START_METHODS": START_METHODS, "FORKING_METHODS": FORKING_METHODS}
+
+
+class UnknownCheck(LookupError):
+    """No check has that name; the message lists the close ones."""
+
+
+@dataclass(frozen=True)
+class Story:
+    exercise: str
+    name: str  # without the check_ prefix, as the rubric and the reports name it
+    proves: str
+    points: float
+    visibility: str
+    promises: tuple[contract_table.Entry, ...]
+    probes: tuple[str, ...]
+    start_methods: tuple[str, ...]
+    runs_only: str
+    public_twins: tuple[str, ...]
+    must_fail: tuple[str, ...]
+    where_to_look: str
+
+
+def _module(exercise: str):
+    return importlib.import_module(registry.exercise(exercise).checks.removesuffix(".py").replace("/", "."))
+
+
+def all_checks() -> list[tuple[str, str]]:
+    """(exercise, check name without ``check_``) for every check, in registry and file order."""
+    return [(exercise, name[len("check_"):]) for exercise in registry.EXERCISES
+            for name in contract_table.check_names(exercise)]
+
+
+def resolve(text: str) -> tuple[str, str]:
+    """(exercise, name) for ``text``: ``exercise.name``, ``name`` or ``check_name``; UnknownCheck otherwise."""
+    exercise, _, name = text.rpartition(".")
+    name = name.removeprefix("check_")
+    found = [(e, n) for e, n in all_checks() if n == name and exercise in ("", e)]
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        raise UnknownCheck(f"{text!r} names a check of several exercises: say which, e.g. {found[0][0]}.{name}")
+    close = [f"{e}.{n}" for e, n in all_checks() if name and (name in n or n in name)][:8]
+    hint = f"; did you mean {', '.join(close)}?" if close else "; python -m grader explain --list lists them"
+    raise UnknownCheck(f"no check named {text!r}{hint}")
+
+
+def _calls_and_strings(function) -> tuple[set[str], set[str], str]:
+    """Names the function calls or mentions, the string constants in it, and its source."""
+    source = textwrap.dedent(inspect.getsource(function))
+    names, strings = set(), set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            strings.add(node.value)
+    return names, strings, source
+
+
+def _reach(module, check) -> tuple[set[str], set[str], str]:
+    """Names and strings of ``check`` and of every helper of grader/engine/checks/ it calls, transitively."""
+    seen, todo, names, strings, sources = set(), [check], set(), set(), []
+    while todo:
+        function = todo.pop()
+        if function in seen:
+            continue
+        seen.add(function)
+        n, s, src = _calls_and_strings(function)
+        names |= n
+        strings |= s
+        sources.append(src)
+        for name in n:
+            helper = getattr(module, name, None)
+            if inspect.isfunction(helper) and helper.__module__.startswith("grader.engine.checks."):
+                todo.append(helper)
+    return names, strings, "\n".join(sources)
+
+
+def _start_methods(names: set[str], strings: set[str], source: str) -> tuple[str, ...]:
+    methods = {m for table, values in _METHOD_TABLES.items() if table in names for m in values}
+    methods |= {s for s in strings if s in START_METHODS and f'!= "{s}"' not in source}
+    methods -= {m for m in START_METHODS if f'!= "{m}"' in source}
+    return tuple(m for m in START_METHODS if m in methods)
+
+
+def story(text: str) -> Story:
+    """The story of the check ``text`` names (see :func:`resolve`)."""
+    exercise, name = resolve(text)
+    module = _module(exercise)
+    check = getattr(module, f"check_{name}")
+    names, strings, source = _reach(module, check)
+    promises = tuple(e for e in contract_table.load() if e.kind == "promise" and e.exercise == exercise
+                     and f"check_{name}" in e.checks)
+    ids = {e.id for e in promises}
+    rubric = load_rubric().get(exercise, {}).get(name)
+    where, reason = getattr(check, "runs_only", (None, ""))
+    entry = registry.exercise(exercise)
+    return Story(
+        exercise=exercise, name=name,
+        proves=inspect.getdoc(check) or "(the check has no docstring)",
+        points=rubric.points if rubric else 0.0, visibility=rubric.visibility if rubric else "not in the rubric",
+        promises=promises,
+        probes=tuple(sorted(s for s in strings if s.startswith(f"{exercise}:") and s[len(exercise) + 1:].isidentifier())),
+        start_methods=_start_methods(names, strings, source),
+        runs_only=f"{where}: {reason}" if where else "",
+        public_twins=tuple(dict.fromkeys(t for e in promises for t in e.tests)),
+        must_fail=tuple(e.id for e in corpus.entries("wrong") if e.exercise == exercise and ids & set(e.breaks)),
+        where_to_look=f"{entry.pointer}; {entry.hint}",
+    )
+
+
+def render(s: Story) -> str:
+    """The story as plain text, one fact a paragraph."""
+    public = registry.exercise(s.exercise)
+    twin_files = [t if "::" in t else f"tests/test_{s.exercise}.py::{t}" for t in s.public_twins]
+    lines = [f"{s.exercise}.{s.name}: {s.points:g} point(s), {s.visibility}",
+             "", "what it proves (its docstring):", textwrap.indent(s.proves, "  "),
+             "", "the promise (grader/engine/contract.toml):"]
+    lines += [f"  {e.id}: \"{contract_table.normalize(e.quote)}\"" for e in s.promises] or ["  (no promise names this check)"]
+    lines += ["", f"the probe it runs in the jail (grader/inside/probes/{s.exercise}.py): "
+              + (", ".join(s.probes) or "none (judged from other checks' data)")]
+    lines += [f"start methods of its real DataLoader workers: {', '.join(s.start_methods) or 'none (in process)'}"]
+    if s.runs_only:
+        lines += [f"runs only where {s.runs_only}"]
+    lines += ["", f"its public twin(s), what a student runs ({', '.join(public.entry_points)}):"]
+    lines += [f"  {t}" for t in twin_files] or ["  (none)"]
+    lines += ["", "corpus answers that break its promise (grader/tests/corpus/wrong; each fails a check of that promise, no other's):"]
+    lines += [f"  {a}" for a in s.must_fail] or ["  (none)"]
+    lines += ["", f"where to look: {s.where_to_look}"]
+    return "\n".join(lines) + "\n"
