@@ -9,7 +9,7 @@ after any Unicode whitespace or invisible format character (GitHub Actions
 trims the line before it looks: ``::error::``, ``::add-mask::``,
 ``::stop-commands::``), and ``##[`` or ``##vso[`` anywhere in a line (Azure
 Pipelines and the Actions runner find them mid-line). It is the one filter
-for every text that reaches a console, a log or a summary (DESIGN.md,
+for every text that reaches a console, a log or a summary (grader/docs/DESIGN.md,
 principle 5): the student's, and the grader's own rows and errors too.
 
 :func:`first_paragraph` is the one-line summary of a docstring (a check's

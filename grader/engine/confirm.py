@@ -1,6 +1,6 @@
 """Which verdicts the machine's load could have caused, and how a check's run is told apart from its neighbours'.
 
-DESIGN.md principle 5: a verdict that the machine's load can cause is
+grader/docs/DESIGN.md principle 5: a verdict that the machine's load can cause is
 confirmed alone, with nothing else of the grader running, before it counts.
 This module decides which checks need that (:func:`needs_confirmation`) and
 measures, per check, whether the machine was overloaded by something other

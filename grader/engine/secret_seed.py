@@ -1,4 +1,4 @@
-"""Passing a seed of record to a grading process without a command line or an environment (DESIGN.md, principle 8).
+"""Passing a seed of record to a grading process without a command line or an environment (grader/docs/DESIGN.md, principle 8).
 
 Any process on the machine can read another's ``/proc/<pid>/cmdline``, and at
 level ``contained`` (no PID namespace: Gradescope's container) a probe is such

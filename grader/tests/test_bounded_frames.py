@@ -1,4 +1,4 @@
-"""What a child sends back is bounded in shape as well as in bytes (DESIGN.md principle 5).
+"""What a child sends back is bounded in shape as well as in bytes (grader/docs/DESIGN.md principle 5).
 
 :func:`grader.shared.channel.check_shape` measures a frame's nesting depth,
 containers, values and string lengths on its bytes, before ``json.loads``

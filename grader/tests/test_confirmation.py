@@ -1,4 +1,4 @@
-"""A timeout is never final until confirmed alone (DESIGN.md principle 5; grader.engine.confirm).
+"""A timeout is never final until confirmed alone (grader/docs/DESIGN.md principle 5; grader.engine.confirm).
 
 The rule itself, on the reference: a check made to time out once (a fault
 injected through ``grade(fault=...)``, the grader sleeps nowhere) is left

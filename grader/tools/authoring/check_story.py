@@ -8,6 +8,7 @@ written twice:
 - the promise: the docstring sentences the check proves (contract table quotes);
 - the points and visibility (``grader/engine/rubric.toml``);
 - what the check says it proves and does not (its own docstring);
+- the boundary inputs it runs in every grading, whatever the seed (``ctx.boundaries``);
 - the probes it asks the jail to run (``exercise:function`` names in its code
   and in the helpers of ``grader/engine/checks/`` it calls);
 - the start methods its real DataLoader workers use, or "in process";
@@ -45,6 +46,7 @@ class Story:
     points: float
     visibility: str
     promises: tuple[contract_table.Entry, ...]
+    boundaries: tuple[str, ...]
     probes: tuple[str, ...]
     start_methods: tuple[str, ...]
     runs_only: str
@@ -132,6 +134,7 @@ def story(text: str) -> Story:
         proves=inspect.getdoc(check) or "(the check has no docstring)",
         points=rubric.points if rubric else 0.0, visibility=rubric.visibility if rubric else "not in the rubric",
         promises=promises,
+        boundaries=tuple(sorted(contract_table.check_boundaries(exercise).get(f"check_{name}", ()))),
         probes=tuple(sorted(s for s in strings if s.startswith(f"{exercise}:") and s[len(exercise) + 1:].isidentifier())),
         start_methods=_start_methods(names, strings, source),
         runs_only=f"{where}: {reason}" if where else "",
@@ -149,7 +152,8 @@ def render(s: Story) -> str:
              "", "what it proves (its docstring):", textwrap.indent(s.proves, "  "),
              "", "the promise (grader/engine/contract.toml):"]
     lines += [f"  {e.id}: \"{contract_table.normalize(e.quote)}\"" for e in s.promises] or ["  (no promise names this check)"]
-    lines += ["", f"the probe it runs in the jail (grader/inside/probes/{s.exercise}.py): "
+    lines += ["", "boundary inputs it runs in every grading, whatever the seed: " + (", ".join(s.boundaries) or "none of its own")]
+    lines += [f"the probe it runs in the jail (grader/inside/probes/{s.exercise}.py): "
               + (", ".join(s.probes) or "none (judged from other checks' data)")]
     lines += [f"start methods of its real DataLoader workers: {', '.join(s.start_methods) or 'none (in process)'}"]
     if s.runs_only:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from grader import registry
 from grader.paths import REPO
+from grader.tools.authoring import check_story
 from grader.tools.authoring import contract_table as contract
 
 PAGE = REPO / "grader" / "docs" / "contract.md"
@@ -49,6 +50,10 @@ def render(entries: list[contract.Entry]) -> str:
     lines += ["", "**Open readings, decided** (each a promise above, with its checks and tests)", "",
               "| id | the reading and the decision |", "| --- | --- |"]
     lines += [f"| `{e.id}` | {_cell(e.decides)} |" for e in decided]
+    lines += ["", "**Every check's story** (what `python -m grader explain CHECK` prints)"]
+    for exercise, name in check_story.all_checks():
+        lines += ["", f"<details><summary><code>{exercise}.{name}</code></summary>", "", "```text",
+                  check_story.render(check_story.story(f"{exercise}.{name}")).rstrip("\n"), "```", "", "</details>"]
     return "\n".join(lines) + "\n"
 
 

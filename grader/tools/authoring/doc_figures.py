@@ -23,7 +23,8 @@ from grader.paths import REPO
 FIGURE = re.compile(r"<!-- n:([a-z_]+) -->(.*?)<!-- /n -->")
 #: The pages that may hold figures, relative to the repository.
 PAGES = ("README.md", "grader/docs/DESIGN.md", "grader/docs/grading.md", "grader/docs/hosts.md",
-         "grader/docs/recipes.md", "grader/docs/contract.md")
+         "grader/docs/recipes.md", "grader/docs/contract.md", "grader/docs/confirmation.md", "grader/docs/bounded_frames.md",
+         "grader/docs/throughput.md")
 #: The class workflow's slicing script (its PER_SLICE and MAX_SLICES are read from its text).
 SLICING = Path(".github/scripts/list-repositories.py")
 #: Seconds a student, measured with ``python -m grader bench`` (class of 30, ``batch --jobs 2``, 2 cores,

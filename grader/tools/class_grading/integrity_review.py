@@ -16,7 +16,7 @@ or above ``--threshold``), ``reference.csv`` (students at or above it against
 the reference), ``constructs.csv``, ``flags.csv`` and ``similarity/<exercise>.html``
 (copydetect's report). Exit status 0 when the review is written, 2 for bad input.
 
-Each student's review is bounded (DESIGN.md, principle 8: one file cannot stop
+Each student's review is bounded (grader/docs/DESIGN.md, principle 8: one file cannot stop
 the review of the class): the scan of a student's files has a time budget
 (``--student-budget``, :data:`STUDENT_BUDGET_S`; the parse of a 1 MB file
 counts against it), at most :data:`MAX_ROWS_PER_STUDENT` constructs are listed
