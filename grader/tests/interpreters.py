@@ -2,8 +2,9 @@
 
 Each environment is built once and kept outside the clone, under
 ``$LAB_VENV_CACHE`` (default ``~/.cache/lab-venvs``), named by the
-interpreter's version and a hash of requirements.txt, so a change to the
-requirements builds a new one and a rerun reuses it. For 3.12 and 3.13,
+interpreter's version and a hash of requirements.txt's requirement lines
+(comments and blank lines aside), so a change to the requirements builds a
+new one and a rerun, or a reworded comment, reuses it. For 3.12 and 3.13,
 ``pip install torch==2.13.0`` resolves to a CUDA build (about 4.7 GB, minutes
 to install): they are built only when asked, by ``bash .ci/setup --all-pythons``
 (what ``.ci/run`` does) or ``python -m grader.tests.interpreters``, outside the
@@ -66,7 +67,9 @@ def find(minor: str) -> Interpreter:
 
 def venv_dir(interpreter: Interpreter) -> Path:
     """Where the environment of this interpreter and this requirements.txt lives."""
-    digest = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()[:12]
+    lines = [line.strip() for line in REQUIREMENTS.read_text(encoding="utf-8").splitlines()]
+    wanted = "\n".join(line for line in lines if line and not line.startswith("#")) + "\n"
+    digest = hashlib.sha256(wanted.encode()).hexdigest()[:12]
     return cache_root() / f"py{interpreter.python.parent.parent.name}-{digest}"
 
 
