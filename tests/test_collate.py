@@ -35,6 +35,14 @@ def test_right_pads_masks_and_labels_a_small_batch(lab):
     expect_table(out, "labels", [[3, 1, 4, -100], [1, -100, -100, -100], [5, 9, 2, 6]], "the tokens, and -100 on the padding")
 
 
+def test_ids_beyond_float_precision_come_back_exact(lab):
+    """Token ids above 2**24 (float32's exact integers) and 2**53 (float64's): int64 all the way, never a float buffer."""
+    ids = [2**24 + 1, 2**53 + 1]
+    out = lab.collate.pad_collate([torch.tensor(ids), torch.tensor([2**62 + 1])], pad_id=0)
+    expect_table(out, "input_ids", [ids, [2**62 + 1, 0]], "the ids as given (pad into an int64 table)")
+    expect_table(out, "labels", [ids, [2**62 + 1, -100]], "the ids as given, and -100 on the padding")
+
+
 def test_a_real_token_equal_to_pad_id_keeps_its_label(lab):
     out = lab.collate.pad_collate([torch.tensor([7, 2, 7]), torch.tensor([7])], pad_id=7)
     expect_table(out, "input_ids", [[7, 2, 7], [7, 7, 7]], "each row right-padded with pad_id")

@@ -46,6 +46,9 @@ def test_range_without_workers_yields_0_to_n_minus_1(lab):
     first, second = list(dataset), list(dataset)
     assert first == second == [0, 1, 2], \
         f"two passes over one ShardedRange(3): expected [0, 1, 2] twice (every iter() starts afresh), got {first} and {second}"
+    next(iter(dataset))  # a partial pass, dropped
+    after_partial = list(dataset)
+    assert after_partial == [0, 1, 2], f"a pass after a partial one: expected [0, 1, 2] (every iter() starts afresh), got {after_partial}"
     loader = list(DataLoader(lab.sharding.ShardedRange(3), batch_size=None, num_workers=0))
     assert loader == [0, 1, 2], f"a DataLoader without workers: expected 0..n-1 in order, [0, 1, 2], got {loader}"
 

@@ -79,6 +79,9 @@ def test_pickles_small_after_use(lab, tmp_path):
     len(ds), ds[5], ds[-1]
     size = len(pickle.dumps(ds))
     assert size < 2000, f"pickled to {size} bytes: the memmap or the tokens went into the pickle"
+    ds.read_batch([0, 1]), ds.__getitems__([2, 3])
+    size = len(pickle.dumps(ds))
+    assert size < 2000, f"pickled after read_batch and __getitems__ to {size} bytes: keep no memmap they used in the pickle"
     clone = pickle.loads(pickle.dumps(ds))
     assert clone[5][0].tolist() == ds[5][0].tolist(), "an unpickled copy should read the same windows as the dataset"
 

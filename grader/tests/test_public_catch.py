@@ -42,6 +42,7 @@ LAB_TEST = "tests/test_lab.py::test_experiment_shows_what_the_handout_says"
 WITNESSES = {
     "wrong/collate/bool_mask": ["test_collate.py::test_returns_the_three_keys_as_int64_b_by_t"],
     "wrong/collate/left_padding": ["test_collate.py::test_right_pads_masks_and_labels_a_small_batch"],
+    "wrong/collate/float32_padding_buffer": ["test_collate.py::test_ids_beyond_float_precision_come_back_exact"],
     "wrong/collate/labels_masked_by_pad_value": ["test_collate.py::test_a_real_token_equal_to_pad_id_keeps_its_label"],
     "wrong/collate/drops_empty_sequences": ["test_collate.py::test_empty_sequences"],
     "wrong/collate/keeps_input_dtype": ["test_collate.py::test_any_integer_dtype_comes_out_int64"],
@@ -60,6 +61,7 @@ WITNESSES = {
                                                    "lab a: sharded: each integer exactly once, fewer integers than workers"],
     "wrong/sharding/range_special_cases_fewer_than_workers": [
         "lab a: sharded: each integer exactly once, the count not a multiple of the workers"],
+    "wrong/sharding/blocks_drop_the_remainder": ["test_sharding.py::test_remainders_each_integer_exactly_once"],
     "wrong/sharding/files_keep_newline": ["test_sharding.py::test_files_without_workers_yield_every_line_in_order",
                                           "test_sharding.py::test_files_bom_and_other_line_boundaries_either_way"],
     "wrong/sharding/files_strip_whitespace": ["test_sharding.py::test_files_remove_only_the_line_ending"],
@@ -76,6 +78,7 @@ WITNESSES = {
     "wrong/seeding/rng_unseeded": ["lab b: reruns identical"],
     "wrong/seeding/adds_rng_to_every_dataset": ["test_seeding.py::test_a_dataset_without_rng_gets_none"],
     "wrong/seeding/rng_none_not_replaced": ["test_seeding.py::test_a_dataset_whose_rng_is_none_gets_one"],
+    "wrong/seeding/rng_only_in_instance_dict": ["test_seeding.py::test_a_dataset_whose_class_defines_rng_gets_one_of_its_own"],
     "wrong/bucketing/no_value_error": ["test_bucketing.py::test_rejects_sizes_below_one"],
     "wrong/bucketing/len_ignores_drop_last": ["test_bucketing.py::test_len_counts_the_batches_of_an_epoch"],
     "wrong/bucketing/yields_tensors": ["test_bucketing.py::test_one_epoch_covers_every_index_once_in_lists_of_ints"],
@@ -88,6 +91,8 @@ WITNESSES = {
     "wrong/bucketing/random_shuffle_batches": ["lab c: the generator decides: its seed replays the epochs, and each epoch differs"],
     "wrong/bucketing/global_rng_with_generator": ["test_bucketing.py::test_global_rngs_untouched_with_a_generator",
                                                   "lab c: the generator decides: its seed replays the epochs, and each epoch differs"],
+    "wrong/bucketing/short_batch_always_last": ["test_bucketing.py::test_the_short_batch_is_shuffled_too"],
+    "wrong/bucketing/len_counts_an_epoch": ["test_bucketing.py::test_len_draws_nothing_from_the_generator"],
     "wrong/bucketing/randomness_drawn_in_init": ["test_bucketing.py::test_same_seed_replays_and_epochs_differ"],
     "wrong/bucketing/pools_from_unshuffled_indices": ["test_bucketing.py::test_epochs_regroup_the_indices"],
     "wrong/bucketing/numpy_when_no_generator": ["test_bucketing.py::test_without_a_generator_epochs_follow_torchs_global_seed"],

@@ -115,11 +115,16 @@ def index_boundaries(ctx, length):
 
 
 def batch_geometry(ctx, rng, name):
-    """(file spec, block, stride) of the batch checks: a file whose tokens end inside the window after the last one
-    ((n - block) % stride != 0, so stride >= 2), where a len() one too long (counting a window that needs one token
-    past the end) gives the right count. What len() counts is check_len_counts_the_windows_that_fit's promise: the
-    batch checks judge the batches whatever the seed, not len() again on some draws."""
-    block, stride = int(rng.integers(2, 12)), int(rng.integers(2, 6))
+    """(file spec, block, stride) of the batch checks, shaped so that the boundaries decide whatever the seed:
+
+    - the file's tokens end inside the window after the last one ((n - block) % stride != 0, so stride >= 2): a
+      len() one too long (counting a window that needs one token past the end) gives the right count here, since
+      what len() counts is check_len_counts_the_windows_that_fit's promise, not the batch checks' on some draws;
+    - block >= 2 * stride, so the offsets of window -len - 1 stay within -n: unchecked, NumPy wraps them to the
+      file's end without an error of its own, and only the submission's own check can raise IndexError.
+    """
+    stride = int(rng.integers(2, 6))
+    block = int(rng.integers(2 * stride, 2 * stride + 8))
     n = int(rng.integers(120, 300))
     n += (n - block) % stride == 0
     return file_spec(ctx, name, n=n), block, stride

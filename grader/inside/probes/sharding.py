@@ -8,7 +8,7 @@ from pathlib import Path
 
 from torch.utils.data import DataLoader
 
-from grader.inside.probes.common import load_submission, plain, tagged_run
+from grader.inside.probes.common import error_text, load_submission, plain, tagged_run
 
 
 def _items(iterable):
@@ -18,25 +18,36 @@ def _items(iterable):
 
 def later_passes(dataset):
     """What the passes after a first one over ``dataset`` yield: after a partial pass (two items taken, the iterator
-    dropped), two iterators taken in turns, and a copy made by pickle (as a spawn worker gets it)."""
-    partial = iter(dataset)
-    for _ in range(2):
-        next(partial, None)
-    del partial
-    out = {"after_partial": _items(dataset)}
-    one, two = iter(dataset), iter(dataset)
-    out["interleaved"] = [[], []]
-    for _ in range(100_000):  # bounded: a stream that never ends is another promise's
-        a, b = next(one, _END), next(two, _END)
-        if a is _END and b is _END:
-            break
-        out["interleaved"][0] += _items([a] if a is not _END else [])
-        out["interleaved"][1] += _items([b] if b is not _END else [])
-    try:
-        out["after_pickle"] = _items(pickle.loads(pickle.dumps(dataset)))
-    except Exception as exc:  # NotImplementedError too: a stub raised already in the first pass
-        out["after_pickle"] = [["error", f"{type(exc).__name__}: {exc}"[:200]]]
-    return out
+    dropped), two iterators taken in turns, and a copy made by pickle (as a spawn worker gets it). A pass that raises
+    gives ``[["error", "<Type>: <message>"]]``: it is the fresh-iter checks' to judge, and the others' data stands."""
+    def attempt(make):
+        try:
+            return make()
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            return [["error", error_text(exc, 200)]]
+
+    def after_partial():
+        partial = iter(dataset)
+        for _ in range(2):
+            next(partial, None)
+        del partial
+        return _items(dataset)
+
+    def interleaved():
+        one, two, got = iter(dataset), iter(dataset), [[], []]
+        for _ in range(100_000):  # bounded: a stream that never ends is another promise's
+            a, b = next(one, _END), next(two, _END)
+            if a is _END and b is _END:
+                break
+            got[0] += _items([a] if a is not _END else [])
+            got[1] += _items([b] if b is not _END else [])
+        return got
+
+    pair = attempt(interleaved)
+    return {"after_partial": attempt(after_partial), "interleaved": pair if len(pair) == 2 else [pair, pair],
+            "after_pickle": attempt(lambda: _items(pickle.loads(pickle.dumps(dataset))))}
 
 
 _END = object()

@@ -1,5 +1,5 @@
 # WRONG: passes torch.initial_seed() (a 64-bit value) to np.random.seed without % 2**32, which raises ValueError for large seeds.
-# breaks: seeding.seed_value, seeding.numpy_global, seeding.python_random, seeding.dataset_rng_replaced, seeding.rng_none_replaced, seeding.dataset_without_rng, seeding.reruns_workers_epochs
+# breaks: seeding.seed_value, seeding.numpy_global, seeding.python_random, seeding.dataset_rng_replaced, seeding.rng_none_replaced, seeding.rng_on_the_class, seeding.dataset_without_rng, seeding.reruns_workers_epochs
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 At each ``iter(loader)`` the DataLoader draws a base seed from its

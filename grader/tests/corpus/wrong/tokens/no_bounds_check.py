@@ -1,5 +1,5 @@
-# WRONG: does not check the index, so i >= len(ds) returns a short or empty window and negative i slices from the end of the file. __getitems__ uses the same unchecked offsets: -len - 1 gathers a wrapped window, and a negative index gathers other tokens than its own ds[i] slices.
-# breaks: tokens.sequence_indexing, tokens.getitems_invalid_index, tokens.getitems_pairs
+# WRONG: does not check the index, so i >= len(ds) returns a short or empty window and negative i slices from the end of the file. __getitems__ and read_batch use the same unchecked offsets: -len - 1 gathers a wrapped window, and a negative index gathers other tokens than its own ds[i] slices.
+# breaks: tokens.sequence_indexing, tokens.getitems_invalid_index, tokens.getitems_pairs, tokens.read_batch_invalid_index
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored
