@@ -267,8 +267,8 @@ def _confirm(ctx: Context, exercises: list[ExerciseResult], rubric: dict, progre
             confirmed.append(exercise)
             continue
         note = notes.get(exercise.name, "")
-        checks = [_confirmed_check(_check_result(exercise.name, c.name, rubric[exercise.name][c.name], plugin,
-                                                 plugin.outcomes, note, False))
+        checks = [_confirmed_check(c, _check_result(exercise.name, c.name, rubric[exercise.name][c.name], plugin,
+                                                    plugin.outcomes, note, False))
                   if c.confirmation == "pending" else c for c in exercise.checks]
         renote = PREFLIGHT_TIMEOUT in exercise.note or note
         confirmed.append(ExerciseResult(name=exercise.name, checks=checks, note=note if renote else exercise.note))
@@ -276,9 +276,12 @@ def _confirm(ctx: Context, exercises: list[ExerciseResult], rubric: dict, progre
     return confirmed
 
 
-def _confirmed_check(check: CheckResult) -> CheckResult:
+def _confirmed_check(first: CheckResult, check: CheckResult) -> CheckResult:
+    """The confirming run's ``check``, saying so; a pass also says how the ``first`` run ended."""
     if check.passed:
-        return dataclasses.replace(check, confirmation="passed", message=PASSED_NOTE)
+        how = first.message.split("\n", 1)[0][:300]
+        return dataclasses.replace(check, confirmation="passed",
+                                   message=f"{PASSED_NOTE}. The first run ended {first.status}: {how}")
     return dataclasses.replace(check, confirmation="confirmed", message=confirmed_message(check.status, check.message))
 
 

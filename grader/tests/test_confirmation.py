@@ -62,7 +62,7 @@ def test_a_check_that_timed_out_once_passes_on_confirmation(pending_and_confirme
     first, confirmed = pending_and_confirmed
     check = _check(confirmed)
     assert (check.status, check.confirmation, check.score) == ("passed", "passed", check.max_score)
-    assert "passed on confirmation" in check.message
+    assert "passed on confirmation" in check.message and "The first run ended timeout: timed out" in check.message
     assert confirmed.score == confirmed.max_score and confirmed.seed == first.seed
     assert "confirmation" in confirmed.phases and not confirmed.confirmations("pending")
     others = [c for c in confirmed.all_checks() if c.name != CHECK]
