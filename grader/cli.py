@@ -47,7 +47,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        parser = build_parser()
+    except Exception as exc:  # lab.toml is read when the commands are imported: a broken one is one line, not a traceback
+        if type(exc).__name__ != "RegistryError":
+            raise
+        print(f"python -m grader: error: {exc}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     try:
         return args.run(args)
     except CommandError as exc:

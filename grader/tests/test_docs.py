@@ -110,8 +110,8 @@ def test_check_finds_a_rubric_not_worth_the_points_in_one_line(tmp_path):
 def test_check_names_a_missing_public_test_and_its_fix(tmp_path):
     repo = _copy(tmp_path, "lab.toml")
     problems = lab_check.registry_problems(repo)
-    assert ("collate: tests/test_collate.py is missing: write the public tests (Add an exercise, step 8) of "
-            "grader/docs/recipes.md") in problems
+    assert ("collate: tests/test_collate.py is missing: write the public tests (grader/docs/recipes.md, Add an "
+            "exercise, step 8)") in problems
     assert all("\n" not in p for p in problems)
 
 

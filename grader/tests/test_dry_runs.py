@@ -86,3 +86,13 @@ def test_simulate_shows_the_student_and_the_instructor_their_views():
     assert student.startswith("score: 18 / 20") and "collate/a" in student and "collate/b" not in student
     staff = simulate_gradescope.instructor_view(results, "isolation: contained (x)\nseed of record: 5\n")
     assert "isolation: contained" in staff and "seed: 5" in staff
+
+
+def test_reports_name_the_students_own_folder_or_repository(tmp_path):
+    from grader.tools.batch import origin
+    from grader.tools.record_submissions import Submission
+
+    assert origin(tmp_path / "bob", None, None) == str(tmp_path / "bob")
+    recorded = Submission(repository="course/lab-bob", commit="0123456789abcdef", server_time="t", source="push")
+    assert origin(None, recorded, "https://github.com") == "https://github.com/course/lab-bob @ 0123456789ab"
+    assert origin(tmp_path / "bob", recorded, None) == f"{tmp_path / 'bob'} @ 0123456789ab"

@@ -46,13 +46,14 @@ def registry_problems(repo: Path = REPO) -> list[str]:
     found = []
     for entry in exercises(repo):
         probe_file = Path(*entry.probe.split(".")).with_suffix(".py")
-        for path, how in ((Path("solutions") / entry.module, "write the reference (Add an exercise, step 2)"),
+        step = f"({RECIPE}, Add an exercise, step {{}})"
+        for path, how in ((Path("solutions") / entry.module, "write the reference " + step.format(2)),
                           (Path("exercises") / entry.module, "run python -m grader generate"),
-                          (probe_file, "write the probe (Add an exercise, step 5)"),
-                          (Path(entry.checks), "write the checks (Add an exercise, step 6)"),
-                          (Path("tests") / f"test_{entry.name}.py", "write the public tests (Add an exercise, step 8)")):
+                          (probe_file, "write the probe " + step.format(5)),
+                          (Path(entry.checks), "write the checks " + step.format(6)),
+                          (Path("tests") / f"test_{entry.name}.py", "write the public tests " + step.format(8))):
             if not (repo / path).is_file():
-                found.append(f"{entry.name}: {path} is missing: {how} of {RECIPE}")
+                found.append(f"{entry.name}: {path} is missing: {how}")
         solution = repo / "solutions" / entry.module
         if solution.is_file():
             defined = _top_level_names(solution)
