@@ -1,5 +1,6 @@
 """The instructor's tools: stubs, release, publish, host bundles, intake, batch and merge, review, regrade, canvas,
-bench, scoreboard, corpus, checks of the lab's files.
+bench (and the throughput figure's noise, :mod:`~grader.tools.throughput_noise`), scoreboard, corpus, checks of
+the lab's files.
 
 Their command lines are in :mod:`grader.commands`. They are left out of the
 published grader (``python -m grader publish``), which the students'
