@@ -11,7 +11,9 @@
 * :mod:`~grader.inside.integrity`, :mod:`~grader.inside.encode`: what the child watches and how it answers;
 * :mod:`~grader.inside.tracebacks`: the student's frames of an error or a hang;
 * :mod:`~grader.inside.forkserver`: the zygote's shared multiprocessing forkserver;
-* :mod:`grader.inside.probes`: per exercise, the functions that run the student's code.
+* :mod:`grader.inside.probes`: per exercise, the functions that run the student's code (and
+  :mod:`grader.inside.probes.throughput`, the grader's throughput figure, timed by the zygote's
+  clock marks: :data:`grader.inside.probe_life.CLOCK_FD`).
 
 This package and :mod:`grader.shared` are all the grader code the jail sees
 (staged by :func:`grader.sandbox.files.stage_modules`); nothing here imports

@@ -206,6 +206,8 @@ def test_gradescope_run_autograder_in_a_simulated_container(gradescope_source, k
     if kind == "solutions":
         assert data["score"] == 100 and all(t["status"] == "passed" for t in data["tests"])
         assert not any("pin_memory_on_gpu" in t["name"] for t in data["tests"]), "a check that cannot run here is left out"
+        (entry,) = data["leaderboard"]  # the grader's throughput figure, measured in the container (grader/docs/throughput.md)
+        assert entry["name"] == "Whole batches, % of the raw gather" and entry["value"] > 0 and entry["order"] == "desc"
     elif kind == "stubs":
         assert data["score"] == 0 and all(t["status"] == "failed" for t in data["tests"])
     elif kind == "partly_wrong":
