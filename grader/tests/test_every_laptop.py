@@ -85,3 +85,13 @@ def test_public_tests_pass_under_a_forkserver_default(tmp_path):
     tests = run(sys.executable, ["-m", "pytest", *public, str(default)], 500, LAB_START_METHOD="forkserver")
     assert tests.returncode == 0, f"public tests with forkserver as the default start method:\n{tests.stdout[-3000:]}"
     assert "test_default_is_forkserver" not in tests.stdout, tests.stdout[-2000:]
+
+
+def test_an_environment_not_built_skips_saying_how_to_include_it(monkeypatch):
+    """.ci/setup builds the other Pythons' environments only when asked: the skip says how to ask."""
+    from pathlib import Path
+
+    monkeypatch.setattr(interpreters, "find", lambda minor: interpreters.Interpreter(minor, Path("/opt/py/bin/python")))
+    monkeypatch.setattr(interpreters, "is_built", lambda interpreter: False)
+    with pytest.raises(pytest.skip.Exception, match=r"bash \.ci/setup --all-pythons"):
+        environment("3.12")
