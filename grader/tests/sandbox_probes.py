@@ -370,12 +370,14 @@ def sleep_then_answer(seconds, answer):
     return answer
 
 
-def forged_huge_error(megabytes=15):
-    """Writes an 'error' frame carrying megabytes of text to the result pipe itself, then exits."""
+def forged_huge_error(megabytes=15, kilobytes=0):
+    """Writes an 'error' frame carrying megabytes (or kilobytes) of text to the result pipe itself, then exits."""
     import json
+    size = (megabytes << 20) + (kilobytes << 10)
+    other = 100_000 if megabytes else size // 2  # every text over its TEXT_LIMITS; with kilobytes, under the frame's string limit
     body = json.dumps({"type": "ProbeResult", "body": {
-        "status": "error", "error_type": "E" * 50_000, "error": "ForgedError: " + "x" * (megabytes << 20),
-        "traceback": "line\n" * 100_000, "output": "o" * 100_000, "flags": []}}).encode()
+        "status": "error", "error_type": "E" * min(50_000, other), "error": "ForgedError: " + "x" * size,
+        "traceback": "line\n" * (other // 5), "output": "o" * other, "flags": []}}).encode()
     os.write(3, len(body).to_bytes(8, "big") + body)
     os._exit(0)
 

@@ -33,7 +33,7 @@ which must refuse it), ``max_flags`` (at most this many integrity flags),
 ``timeout_scale`` (graded with ``--timeout-scale``: entries whose point is a
 hang wait out shorter limits; the report must record the factor and the
 affected exercises still lose their points), ``cut_note`` (some message or
-note of the report says the grader cut a text), ``says`` ({check: a text its
+note of the report says the grader cut a text or refused it unread), ``says`` ({check: a text its
 message must hold}: the check says why it failed), ``max_grader_peak_mb``
 (the grading process's peak resident memory, wait4's ``ru_maxrss``, at most
 this: what the entry sends back cannot grow the grader).
@@ -472,7 +472,8 @@ def test_hostile_submission(name, where, tmp_path, sandbox_tmp, monkeypatch, rep
         assert checks[check]["status"] != "passed" and text in checks[check]["message"], checks[check]
     if expect.get("cut_note"):
         texts = [e["note"] for e in report["exercises"]] + [c["message"] for e in report["exercises"] for c in e["checks"]]
-        assert any("characters cut by the grader" in t for t in texts), "no message says that a text was cut"
+        assert any("characters cut by the grader" in t or "refused the answer unread" in t for t in texts), \
+            "no message says that a text was cut or refused unread"
     assert report["timeout_scale"] == expect.get("timeout_scale", 1.0)
     scores = {e["name"]: e["score"] for e in report["exercises"]}
     full = {e["name"]: e["max_score"] for e in report["exercises"]}

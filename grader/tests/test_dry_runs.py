@@ -89,8 +89,8 @@ def test_simulate_shows_the_student_and_the_instructor_their_views():
 
 
 def test_reports_name_the_students_own_folder_or_repository(tmp_path):
-    from grader.tools.batch import origin
-    from grader.tools.record_submissions import Submission
+    from grader.tools.class_grading.grade_class import origin
+    from grader.tools.intake.deadline_record import Submission
 
     assert origin(tmp_path / "bob", None, None) == str(tmp_path / "bob")
     recorded = Submission(repository="course/lab-bob", commit="0123456789abcdef", server_time="t", source="push")

@@ -128,7 +128,7 @@ def test_the_recipe_is_a_sequence_of_steps_this_test_can_follow():
     actions = [action for action, _, _ in recipe_steps()]
     assert actions[0] == "append" and actions[-1] == "run" and "create" in actions and "insert" in actions
     assert "grader check" in recipe_steps()[-1][2].splitlines()[-1], "the recipe ends with check"
-    # check's one-line fixes cite steps by number (grader/tools/lab_check.py): they must still be those steps
+    # check's one-line fixes cite steps by number (grader/tools/authoring/lab_check.py): they must still be those steps
     recipe = RECIPES.read_text(encoding="utf-8").split("## Add an exercise")[1].split("## Add a report writer")[0]
     items = dict(re.findall(r"^(\d+)\. (.*)$", recipe, flags=re.M))
     for number, words in (("2", "Write the reference"), ("5", "The probe"), ("6", "The hidden check"), ("8", "The public test")):

@@ -627,14 +627,18 @@ def test_an_answer_to_another_request_restarts_the_zygote(sandbox, monkeypatch):
 
 @pytest.mark.timeout(120)
 def test_a_forged_frame_is_cut_at_the_receiving_end(sandbox):
-    """Row 1 of the receiving-end issue: the child writes 15 MB of text in its own frame, skipping its own cut."""
-    from grader.shared.messages import TEXT_LIMITS
+    """Row 1 of the receiving-end issue: the child writes its own frame, skipping its own cut. Texts under the frame's
+    string limit are cut to TEXT_LIMITS; a 15 MB text is refused unread (bounded decoding), said plainly."""
+    from grader.shared.messages import FRAME_SHAPE, TEXT_LIMITS
 
-    result = run(sandbox, "forged_huge_error", megabytes=15)
+    result = run(sandbox, "forged_huge_error", megabytes=0, kilobytes=200)
     assert result.status == "error"
     for name, limit in TEXT_LIMITS.items():
         assert len(getattr(result, name)) <= limit, (name, len(getattr(result, name)))
     assert "characters cut by the grader" in result.error and result.error.startswith("ForgedError: xxx")
+    refused = run(sandbox, "forged_huge_error", megabytes=15)
+    assert refused.status == "error" and refused.error.startswith("FrameRefused: the grader refused the answer unread")
+    assert f"{FRAME_SHAPE.max_string_bytes:,}" in refused.error, refused.error
 
 
 # ------------------------------------------------------------------ feedback about the student's code only

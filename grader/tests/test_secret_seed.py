@@ -36,7 +36,7 @@ class Recorder:
 
 
 def test_batch_passes_the_seed_of_record_on_a_pipe(tmp_path, monkeypatch):
-    from grader.tools import batch
+    from grader.tools.class_grading import grade_class as batch
 
     recorder = Recorder()
     monkeypatch.setattr(batch.subprocess, "run", recorder)
@@ -45,7 +45,7 @@ def test_batch_passes_the_seed_of_record_on_a_pipe(tmp_path, monkeypatch):
 
 
 def test_regrade_passes_the_seed_of_record_on_a_pipe(tmp_path, monkeypatch):
-    from grader.tools import regrade
+    from grader.tools.class_grading import regrade_diff as regrade
 
     recorder = Recorder()
     monkeypatch.setattr(regrade.subprocess, "run", recorder)
