@@ -45,7 +45,7 @@ def test_solutions_score_100_in_every_report(solutions_run):
     assert proc.returncode == 0, proc.stderr
     report = json.loads(paths["json"].read_text())
     assert report["score"] == report["max_score"] == 100
-    assert report["seed"] == 5 and "seed 5" in proc.stdout
+    assert report["seed"] == 5 and "Seed: 5" in proc.stdout
     assert [e["name"] for e in report["exercises"]] == list(EXERCISES)
     rubric = load_rubric()
     for exercise in report["exercises"]:

@@ -231,7 +231,8 @@ def test_a_regrade_after_a_change_to_one_check_names_the_grader_and_the_check(gr
                            "--json", str(tmp_path / "again.json")], cwd=copy, capture_output=True, text=True, timeout=600)
     assert done.returncode == 1, done.stdout + done.stderr[-3000:]
     record = GradeResult.from_dict(json.loads(report.read_text()))
-    assert f"grader: {record.grader_sha256} (version 1.0) -> {grader_hash(copy)} (version 1.0)" in done.stdout
+    new_hash = grader_hash(copy)
+    assert f"grader: {record.grader_sha256} (version {record.grader_version}) -> {new_hash} (version {new_hash[:12]})" in done.stdout
     assert "check collate/input_ids_are_right_padded: passed" in done.stdout and "-> failed 0/" in done.stdout
     assert "deliberately changed" in done.stdout
     changed = [line for line in done.stdout.splitlines() if line.strip().startswith("check ")]
