@@ -72,6 +72,7 @@ from grader.engine.results import GradeResult
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES, EXERCISES
 from grader.tests import container
+from grader.tools.authoring import corpus
 from grader.writers import to_gradescope
 
 CORPUS = Path(__file__).with_name("corpus") / "hostile"
@@ -91,7 +92,7 @@ WATCH_AFTER_EXIT_S = 3.0
 #: expect.toml has a [container] table: an attack on what the isolation level changes (files, network, signals,
 #: processes, disk), whose ``why`` says which layer must hold there. An attack on the grader's own handling
 #: (frames, output, exceptions, hangs of one call) takes the same code path at every level and is graded once.
-PLACES = ("host", "container")
+PLACES = corpus.HOSTILE_PLACES
 HOSTILE_SUFFIX = ".hostile"  # stored as conftest.py.hostile etc., so this repository's pytest never loads them
 EXPECT_KEYS = {"seed_of_record", "description", "affects", "time_bound_s", "flags", "grade_all", "max_points", "min_points", "missing",
                "needs_jail", "decoy", "plant_reports", "listen_port", "exercises_link", "max_flags", "timeout_scale",
@@ -110,7 +111,7 @@ def _entries() -> list[str]:
 
 def _graded_in(name: str) -> tuple[str, ...]:
     """The places an entry is graded: the host always, the container when its expect.toml has a [container] table."""
-    return PLACES if "container" in tomllib.loads((CORPUS / name / "expect.toml").read_text()) else ("host",)
+    return corpus.hostile_places(name)
 
 
 def _load_entry(name: str, where: str = "host") -> dict:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +37,8 @@ HEADERS = {"wrong": "# WRONG: ", "right": "# RIGHT: "}
 BREAKS = "# breaks: "
 #: An optional line after it: why the public tests do not catch it, on purpose.
 HIDDEN = "# HIDDEN: "
+#: Where a hostile entry may be graded: this machine (the jail where it can be made), the simulated Gradescope container.
+HOSTILE_PLACES = ("host", "container")
 _PROMISE_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 
 
@@ -136,3 +139,11 @@ def assemble(entry: CorpusEntry, dest) -> Path:
         source = entry.path if exercise == entry.exercise else SOLUTIONS / f"{exercise}.py"
         shutil.copyfile(source, dest / f"{exercise}.py")
     return dest
+
+
+def hostile_places(name: str) -> tuple[str, ...]:
+    """Where the hostile entry ``name`` is graded: this machine always, and the simulated Gradescope container when
+    its expect.toml has a ``[container]`` table (an attack on what the isolation level changes: files, network,
+    signals, processes, disk; its ``why`` says which layer must hold there)."""
+    expect = tomllib.loads((CORPUS / "hostile" / name / "expect.toml").read_text(encoding="utf-8"))
+    return HOSTILE_PLACES if "container" in expect else HOSTILE_PLACES[:1]

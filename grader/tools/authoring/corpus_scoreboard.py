@@ -10,7 +10,7 @@ report. It prints:
     wrong answers caught             X/Y   (each loses points in its own exercise, with a message, for its promises only)
     right answers accepted           A/B   (each scores full marks)
     hostile submissions contained    C/D   (bounded time, right score, complete report, no leftovers, no secret;
-                                           each entry in the jail and in the simulated Gradescope container)
+                                           each entry in the jail, and in the simulated Gradescope container where it has a [container] table)
     hostile repositories contained   E/F   (graded in the class of 30: the row its expect.toml says)
     wrong answers the public tests catch, per exercise, and the ones left to the grader on purpose (and why)
     points lost per wrong answer: the median, how many lose more than 10 of 20, and per answer the checks it
@@ -37,8 +37,6 @@ from grader.paths import REPO
 from grader.registry import EXERCISES
 from grader.tools.authoring import corpus
 
-#: Where each hostile entry is graded (test_corpus_hostile.PLACES): this machine's jail, the simulated Gradescope container.
-HOSTILE_PLACES = ("host", "container")
 TEST_FILES = ("grader/tests/test_corpus_answers.py", "grader/tests/test_corpus_hostile.py", "grader/tests/test_public_catch.py",
               "grader/tests/test_class_of_30.py")
 #: kind -> (test function that judges an entry of that kind, what holding means)
@@ -73,7 +71,7 @@ def corpus_ids() -> dict[str, list[str]]:
     """The entries of each kind, from the corpus folders (never from test names)."""
     names, repositories = (sorted(p.name for p in (corpus.CORPUS / kind).iterdir() if (p / "expect.toml").is_file())
                            for kind in ("hostile", "repositories"))
-    hostile = [f"{name}-{where}" for name in names for where in HOSTILE_PLACES]
+    hostile = [f"{name}-{where}" for name in names for where in corpus.hostile_places(name)]
     wrong = [e.id for e in corpus.entries("wrong")]
     return {"wrong": wrong, "right": [e.id for e in corpus.entries("right")], "hostile": hostile,
             "repositories": repositories, "public": wrong}
