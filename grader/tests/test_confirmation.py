@@ -19,7 +19,7 @@ import pytest
 
 from grader.engine import confirm, provenance, runner
 from grader.engine.plugin import CheckOutcome
-from grader.engine.results import CheckResult, GradeResult
+from grader.engine.results import CheckResult, ExerciseResult, GradeResult
 from grader.paths import REPO
 from grader.tools.class_grading import grade_class as batch
 from grader.writers import class_summary_markdown, gradebook_csv, to_console, to_gradescope, to_junit
@@ -118,3 +118,17 @@ def _gradebook(results):
     import io
 
     return csv.DictReader(io.StringIO(gradebook_csv([(f"s{i}", r, "") for i, r in enumerate(results)])))
+
+
+def test_a_pass_on_confirmation_compares_equal_to_a_first_time_pass():
+    """Two gradings of the same files, one of which met a loaded machine: the pass that came on confirmation is the
+    same grade (regrade and the push workflow's "same files, same report" compare this way); a timeout is not."""
+    from grader.tools.class_grading.regrade_diff import comparable
+
+    def report(**check):
+        fields = dict(name="same_batches_in_real_workers", exercise="tokens", status="passed", score=1.0, max_score=1.0)
+        exercise = ExerciseResult(name="tokens", checks=[CheckResult(**{**fields, **check})])
+        return GradeResult(exercises=[exercise], seed=4, duration_s=1.0).to_dict()
+
+    assert comparable(report(confirmation="passed")) == comparable(report())
+    assert comparable(report(status="timeout", score=0.0, confirmation="confirmed")) != comparable(report())
