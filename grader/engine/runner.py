@@ -31,6 +31,7 @@ import dataclasses
 import secrets
 import time
 import traceback
+from contextlib import nullcontext
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -99,7 +100,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
           min_isolation: str = "weak", kernel_layers: bool = True,
           report=None, timeout_scale: float = 1.0, check_time_limit_s: float | None = None,
           seed_secret: bool = False, confirm: str = "now", fault=None, measure_throughput: bool = True,
-          seed_from_repository: str = "") -> GradeResult:
+          seed_from_repository: str = "", sandbox: Sandbox | None = None) -> GradeResult:
     """Grade the five contract files in ``submission`` and return the result.
 
     ``seed`` fixes every randomized input (a fresh one is drawn and reported
@@ -136,6 +137,11 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     done, one at a time). Not with ``fail_fast``. ``fault`` (tests only) is
     called with ((exercise, check), outcome) for every check of the first
     run and returns the outcome to keep: a test makes a check time out once.
+    ``sandbox`` (tests only) is a started CPU sandbox whose code folder holds
+    ``submission``'s files, to grade in instead of a fresh one (it is left
+    open): the corpus tests grade many answers of one exercise in one
+    sandbox, swapping the file between gradings; a grading of record always
+    makes its own.
 
     Raises FileNotFoundError or ValueError for a submission folder that is
     missing or may not be graded, RubricError for a bad rubric, SandboxError
@@ -158,8 +164,11 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     gpu_name = cuda_device() if gpu != "off" else ""
     if gpu == "on" and not gpu_name:
         raise GraderFault("--gpu on, but PyTorch finds no CUDA device on this machine")
+    if sandbox is not None and gpu_name:
+        raise ValueError("a sandbox handed to grade() is a CPU one: pass gpu='off' with it")
     phases = {}
-    with _sandbox(submission, bool(gpu_name), jail, min_isolation, kernel_layers) as sandbox:
+    made = _sandbox(submission, bool(gpu_name), jail, min_isolation, kernel_layers) if sandbox is None else nullcontext(sandbox)
+    with made as sandbox:
         phases["sandbox_start"] = round(sandbox.zygote_start_s, 3)
         ctx = Context(sandbox=sandbox, seed=seed, use_gpu=bool(gpu_name), timeout_scale=timeout_scale)
         unavailable = _preflight_all(sandbox, selected, timeout_scale, progress, phases)

@@ -23,8 +23,8 @@ import pytest
 from grader.engine.results import CheckResult, ExerciseResult, GradeResult
 from grader.paths import REPO
 from grader.registry import EXERCISES
-from grader.tests.class_of_30 import once, shared_class
-from grader.tests.test_class_of_30 import ROSTER_LEFT_OUT, grade_the_class
+from grader.tests.class_of_30 import shared_class
+from grader.tests.test_class_of_30 import ROSTER_LEFT_OUT
 from grader.tools.class_grading.canvas_import import RosterError, read_roster, write_canvas
 from grader.writers import to_console, to_gradescope, to_json, to_junit, to_markdown
 from grader.writers.canvas import CANVAS_COLUMNS, POINTS_POSSIBLE
@@ -88,8 +88,7 @@ def test_a_bad_roster_is_a_clear_error(tmp_path, text, problem):
 
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
-def test_the_class_of_30_comes_as_canvas_csv():
-    graded = once("class-of-30-graded", grade_the_class)
+def test_the_class_of_30_comes_as_canvas_csv(graded):
     table = list(csv.reader(io.StringIO(graded["canvas"])))
     assert table[0][:5] == list(CANVAS_COLUMNS) and table[1][0].strip() == "Points Possible" and table[1][5] == "100"
     students = shared_class().students

@@ -37,7 +37,7 @@ import pytest
 from grader.paths import REPO
 from grader.registry import EXERCISES
 from grader.tests import stub_gh
-from grader.tests.class_of_30 import attacker_listener, once, shared_class
+from grader.tests.class_of_30 import attacker_listener, shared_class
 from grader.tests.git_http import USER, GitServer, basic
 from grader.tests.repository_corpus import case_names
 from grader.tests.workflow_steps import StepRunner, load, run_job
@@ -145,11 +145,6 @@ def grade_the_class(root: Path) -> dict:
         "review": {p.name: p.read_text(encoding="utf-8") for p in review.glob("*.*")},
         "review_html": sorted(p.name for p in (review / "similarity").glob("*.html")),
     }
-
-
-@pytest.fixture(scope="module")
-def graded():
-    return once("class-of-30-graded", grade_the_class)
 
 
 @pytest.fixture(scope="module")

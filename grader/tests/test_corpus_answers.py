@@ -13,8 +13,15 @@
 Grading runs in-process (``grader.engine.runner.grade``) on the reference
 solutions with the corpus file swapped in: one full grading per answer (of
 its exercise, or of all five for the answers that show the isolation), which
-serves every assertion about it. The grading tests are marked slow (about
-3-15 s each, several minutes in all); the structural tests at the top are fast.
+serves every assertion about it. The gradings of one exercise share one
+sandbox per pytest worker (its zygote and forkserver import only torch and
+NumPy; every probe is a fresh child that imports the exercise file anew), the
+answer's file swapped into it before its grading (``OneSandbox``,
+grader/tests/seed_invariance.py): the same checks, probes, preflight,
+confirmation and rubric as a grading of record, without a sandbox start per
+answer. The isolation answers are graded as a grading of record is, each in
+a sandbox of its own. The grading tests are marked slow (about 2-10 s each,
+minutes in all); the structural tests at the top are fast.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import pytest
 
 from grader.engine.runner import grade
 from grader.registry import EXERCISES
+from grader.tests.seed_invariance import OneSandbox
 from grader.tools.authoring import contract_table as contract
 from grader.tools.authoring import corpus
 
@@ -122,9 +130,29 @@ def test_assemble_swaps_in_only_the_entry(tmp_path):
 ISOLATION = ["wrong/seeding/no_modulo_2_32", "wrong/bucketing/global_sort_no_shuffle"]
 
 
-def grade_entry(entry, tmp_path, only=True):
+@pytest.fixture(scope="session")
+def sandboxes():
+    """{exercise: a started OneSandbox}, each made when first asked for and closed at the end of the run."""
+    boxes = {}
+
+    def get(exercise: str) -> OneSandbox:
+        if exercise not in boxes:
+            boxes[exercise] = OneSandbox(corpus.SOLUTIONS, exercise).__enter__()
+        return boxes[exercise]
+
+    yield get
+    for box in boxes.values():
+        box.__exit__(None, None, None)
+
+
+def grade_entry(entry, tmp_path, sandboxes=None):
+    """The answer's grading: of its exercise alone in the shared sandbox, or of all five in a fresh one (no ``sandboxes``)."""
     folder = corpus.assemble(entry, tmp_path / "submission")
-    return grade(folder, seed=SEED, only=[entry.exercise] if only else None)
+    if sandboxes is None:
+        return grade(folder, seed=SEED)
+    box = sandboxes(entry.exercise)
+    box.swap_in(entry.path)
+    return grade(folder, seed=SEED, only=[entry.exercise], gpu="off", sandbox=box.sandbox)
 
 
 def not_passed(exercise_result):
@@ -158,11 +186,11 @@ def judge_deductions(entry, result, record_property):
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("entry", WRONG, ids=[e.id for e in WRONG])
-def test_wrong_answer_loses_points_with_a_message(entry, tmp_path, record_property):
+def test_wrong_answer_loses_points_with_a_message(entry, tmp_path, record_property, sandboxes):
     """One full grading (no --fail-fast) of the answer's exercise: it loses points there, for the promises it breaks
     and no others; for the ISOLATION answers the other four exercises, graded too, lose nothing."""
     everywhere = entry.id in ISOLATION
-    result = grade_entry(entry, tmp_path, only=not everywhere)
+    result = grade_entry(entry, tmp_path, None if everywhere else sandboxes)
     (mine,) = [e for e in result.exercises if e.name == entry.exercise]
     judge_deductions(entry, mine, record_property)
     if everywhere:
@@ -179,8 +207,8 @@ def test_the_isolation_answers_are_in_the_corpus():
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("entry", RIGHT, ids=[e.id for e in RIGHT])
-def test_right_answer_scores_full_marks(entry, tmp_path):
-    (result,) = grade_entry(entry, tmp_path).exercises
+def test_right_answer_scores_full_marks(entry, tmp_path, sandboxes):
+    (result,) = grade_entry(entry, tmp_path, sandboxes).exercises
     failed = not_passed(result)
     assert result.score == result.max_score and not failed, (
         f"{entry.id} is right ({entry.claim}) but scored {result.score}/{result.max_score}. "

@@ -24,17 +24,11 @@ import pytest
 
 from grader.paths import REPO
 from grader.registry import EXERCISES
-from grader.tests.class_of_30 import FRAME_WALK, once, shared_class
-from grader.tests.test_class_of_30 import grade_the_class
+from grader.tests.class_of_30 import FRAME_WALK, shared_class
 from grader.tools.authoring import corpus
 from grader.tools.class_grading.constructs import scan_source
 
 HONEST_KINDS = ("honest",)
-
-
-@pytest.fixture(scope="module")
-def graded():
-    return once("class-of-30-graded", grade_the_class)
 
 
 def _csv(text: str) -> list[dict]:

@@ -33,8 +33,8 @@ from grader.engine.provenance import grader_hash
 from grader.engine.results import GradeResult
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
-from grader.tests.class_of_30 import once, shared_class
-from grader.tests.test_class_of_30 import SEED_KEY, grade_the_class
+from grader.tests.class_of_30 import shared_class
+from grader.tests.test_class_of_30 import SEED_KEY
 from grader.tools.class_grading.grade_class import run_batch
 from grader.tools.class_grading.regrade_diff import comparable
 from grader.tools.delivery.host_bundles import SEED_KEY_FILE, gradescope_zip
@@ -43,11 +43,6 @@ from grader.tools.delivery.published_grader import publish
 KEY = b"a course key"
 #: The seeds of record of ada and ben under KEY: a change of the derivation would regrade every course differently.
 ADA, BEN = 1005719941, 1095792070
-
-
-@pytest.fixture(scope="module")
-def graded():
-    return once("class-of-30-graded", grade_the_class)
 
 
 def test_the_seed_is_the_hmac_of_the_student_cut_to_31_bits():
