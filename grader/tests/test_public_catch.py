@@ -17,8 +17,8 @@ claim, its experiment must print ``[NO]`` for it (the lab's public test
 records the claims it did not show in the JUnit report).
 
 Slow: one pytest run per wrong answer (``-x`` stops at the first failure;
-the tests that start no DataLoader worker run first, and the rest only if
-those all pass), each a fork of a process that has imported torch once
+the tests that start no DataLoader worker run first, and those that do only
+if the others all pass), each a fork of a process that has imported torch once
 (preloaded_pytest.py).
 That the same runner passes right answers, worker tests and lab experiments
 included, is shown by test_public_tests.py's walk through the exercises.
@@ -70,6 +70,8 @@ WITNESSES = {
     "wrong/sharding/files_sorted_paths": ["test_sharding.py::test_files_in_the_order_given"],
     "wrong/sharding/files_read_whole": ["test_sharding.py::test_files_read_line_by_line"],
     "wrong/sharding/files_ignore_rank": ["test_sharding.py::test_files_two_ranks_split_the_files"],
+    "wrong/sharding/files_sharded_in_init": ["test_sharding.py::test_files_two_ranks_two_workers_each_line_exactly_once"],
+    "wrong/sharding/files_reader_index_swapped": ["test_sharding.py::test_files_two_ranks_two_workers_each_line_exactly_once"],
     "wrong/sharding/files_ignore_workers": ["test_sharding.py::test_files_two_ranks_two_workers_each_line_exactly_once"],
     "wrong/seeding/worker_info_without_none_check": ["test_seeding.py::test_outside_a_worker_seeds_numpy_and_random"],
     "wrong/seeding/modulo_2_31": ["test_seeding.py::test_outside_a_worker_the_seed_is_torch_seed_modulo_2_32"],
@@ -200,8 +202,8 @@ def witness_args(entry, items: list[str]) -> list[str]:
 def test_public_tests_catch_wrong_answer(entry, tmp_path, preloaded_pytest):
     items = WITNESSES.get(entry.id)
     if not items:
-        # The tests that start no worker first (seconds), then, only where they all pass, every test of the exercise.
-        for number, marker in enumerate((f"{entry.exercise} and not workers", entry.exercise)):
+        # The tests that start no worker first (seconds), then, only where they all pass, those that do.
+        for number, marker in enumerate((f"{entry.exercise} and not workers", f"{entry.exercise} and workers")):
             code, _, tail = run_public_tests(preloaded_pytest, entry, tmp_path / f"run-{number}", ["tests", "-m", marker, "-x"])
             if code == 1:
                 break
