@@ -1,12 +1,10 @@
-"""The grader's own test set-up: which tests must share a pytest-xdist worker.
+"""The grader's own test set-up: the graded class of 30, one fixture for every test that judges it.
 
-The graded class of 30 (the fixture ``graded``: grade-class.yml's jobs run
-over the shared class, grader/tests/test_class_of_30.py) is made once per
-run, whichever worker asks first (``once`` in grader/tests/class_of_30.py),
-and any other worker that asks waits on its file lock doing nothing. Every
-test that takes it is therefore put in one xdist group, so that with ``--dist loadgroup`` (what ``.ci/run`` and the
-README pass) one worker grades the class and then runs those tests while the
-other runs the rest of the suite. Without xdist the mark does nothing.
+``graded`` is what grade-class.yml's jobs gave over the shared class
+(grader/tests/test_class_of_30.py), made once per test run whichever
+pytest-xdist worker asks first (``once`` in grader/tests/class_of_30.py);
+another worker that asks meanwhile waits on its lock. The wait costs little
+wall time: the class is graded with ``--jobs 2``, which keeps both cores busy.
 """
 
 from __future__ import annotations
@@ -15,8 +13,6 @@ import pytest
 
 from grader.tests.class_of_30 import once
 
-CLASS_OF_30_FIXTURE = "graded"
-
 
 @pytest.fixture(scope="session")
 def graded() -> dict:
@@ -24,9 +20,3 @@ def graded() -> dict:
     from grader.tests.test_class_of_30 import grade_the_class
 
     return once("class-of-30-graded", grade_the_class)
-
-
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if CLASS_OF_30_FIXTURE in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("class_of_30"))

@@ -50,6 +50,7 @@ Slow: the whole corpus takes minutes (``-m 'not slow'`` grades only :data:`QUICK
 from __future__ import annotations
 
 import csv
+import fcntl
 import hashlib
 import json
 import os
@@ -339,6 +340,14 @@ def _jail_reason() -> str:
     return "" if found.ok else found.reason
 
 
+def _hold_port(port: int):
+    """An open file holding this machine's lock on ``port``: the entry's host and container runs (on two xdist
+    workers), or another checkout's suite, would otherwise bind the same fixed port at once. Closing it releases it."""
+    lock = open(Path(tempfile.gettempdir()) / f"grader-test-port-{port}.lock", "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    return lock
+
+
 class Listener:
     """A TCP listener on the host's loopback that records every byte it receives."""
 
@@ -425,7 +434,8 @@ def test_hostile_submission(name, where, tmp_path, sandbox_tmp, monkeypatch, rep
         _plant_decoy(sandbox_tmp)
     if expect.get("plant_reports"):
         _plant_reports(out, tmp_path / "victim.txt")
-    listener = Listener(expect["listen_port"]) if expect.get("listen_port") else None
+    port_lock = _hold_port(expect["listen_port"]) if expect.get("listen_port") else None
+    listener = Listener(expect["listen_port"]) if port_lock else None
 
     try:
         code, wall, stdout, stderr = _grade(submission, out, sandbox_tmp, only, expect["time_bound_s"] + 60,
@@ -437,6 +447,7 @@ def test_hostile_submission(name, where, tmp_path, sandbox_tmp, monkeypatch, rep
         _remove_filler_files()
         if listener is not None:
             listener.close()
+            port_lock.close()
         shutil.rmtree(sandbox_tmp / "grader-sandbox-decoy", ignore_errors=True)
     err_text = stderr.decode(errors="replace")
     assert code == 0, f"exit code {code}; stderr tail:\n{err_text[-3000:]}"
