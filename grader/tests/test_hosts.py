@@ -63,12 +63,15 @@ def validate(instance, schema_name: str) -> None:
 
 
 def submission_files(kind: str, dest: Path) -> Path:
-    """The five files of a submission: "solutions", "stubs", or "partly_wrong" (one wrong answer in collate)."""
+    """The five files of a submission: "solutions"; "stubs"; "partly_wrong" (one wrong answer in collate, the
+    reference elsewhere); "wrong_beside_stubs" (that wrong collate, the stubs elsewhere); "hostile" (a collate that
+    forges 100,000 integrity flags, the stubs elsewhere). The last two grade one exercise fully and the others only to
+    their preflight: the host's contract for partial and hostile results, in seconds rather than a whole grading."""
     dest.mkdir(parents=True, exist_ok=True)
-    source = REPO / ("exercises" if kind == "stubs" else "solutions")
+    source = REPO / ("solutions" if kind in ("solutions", "partly_wrong") else "exercises")
     for name in FILES:
         shutil.copyfile(source / name, dest / name)
-    if kind == "partly_wrong":
+    if kind in ("partly_wrong", "wrong_beside_stubs"):
         shutil.copyfile(CORPUS / "wrong" / "collate" / "left_padding.py", dest / "collate.py")
     if kind == "hostile":
         shutil.copyfile(CORPUS / "hostile" / "many_flags" / "collate.py", dest / "collate.py")
@@ -110,7 +113,7 @@ def classroom50(tmp_path_factory):
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("kind", ["solutions", "stubs", "partly_wrong"])
+@pytest.mark.parametrize("kind", ["solutions", "stubs", "wrong_beside_stubs"])
 def test_classroom50_autograder_on_a_student_checkout(classroom50, kind, tmp_path):
     bundle = classroom50
     checkout = tmp_path / "ml-2026-dataloading-ada"
