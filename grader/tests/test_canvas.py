@@ -75,6 +75,7 @@ def test_canvas_csv_joins_the_gradebook_to_the_roster(tmp_path, capsys):
     ("student_id,name,sis_user_id,sis_login_id,section\n,A,1,a,x\n", "line 2: no student_id"),
     (None, "does not exist"),
 ])
+@pytest.mark.slow
 def test_a_bad_roster_is_a_clear_error(tmp_path, text, problem):
     path = tmp_path / "roster.csv" if text is None else _roster(tmp_path / "roster.csv", text)
     with pytest.raises(RosterError, match=problem.replace("(", r"\(").replace(")", r"\)")):

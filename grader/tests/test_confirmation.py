@@ -49,6 +49,7 @@ def _check(result: GradeResult) -> CheckResult:
     return next(c for c in result.all_checks() if (c.exercise, c.name) == (EXERCISE, CHECK))
 
 
+@pytest.mark.slow
 def test_a_timeout_is_pending_until_confirmed(pending_and_confirmed):
     first, _ = pending_and_confirmed
     check = _check(first)

@@ -71,6 +71,7 @@ def test_regrade_prints_a_hostile_report_name_inert(tmp_path):
     assert commands_in(output) == [], output
 
 
+@pytest.mark.slow
 def test_review_prints_hostile_names_inert(tmp_path):
     klass = tmp_path / "class"
     (klass / "ada").mkdir(parents=True)

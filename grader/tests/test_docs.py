@@ -17,6 +17,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from grader.engine.rubric import POINTS_PER_EXERCISE
 from grader.paths import REPO
 from grader.tools.authoring import doc_figures, lab_check, lab_check_suite, rebuilds
@@ -128,6 +130,7 @@ def test_check_says_what_to_rebuild_after_a_change(tmp_path, monkeypatch):
     assert lines[2].startswith("Gradescope zip: REBUILD"), "the rubric is part of the grader the zip carries"
 
 
+@pytest.mark.slow
 def test_the_check_command_prints_one_line_per_part_and_the_rebuilds(capsys):
     from grader.cli import main
 

@@ -30,6 +30,7 @@ def _chain(top: Path, depth: int) -> None:
     os.close(fd)
 
 
+@pytest.mark.slow
 def test_remove_tree_survives_deep_chains_locked_folders_and_links(tmp_path):
     outside = tmp_path / "outside.txt"
     outside.write_text("keep me")
@@ -55,6 +56,7 @@ def test_remove_tree_survives_deep_chains_locked_folders_and_links(tmp_path):
     remove_tree(top)  # a missing folder is fine
 
 
+@pytest.mark.slow
 def test_remove_tree_runs_in_a_small_stack(tmp_path):
     """No recursion: a 3,000-deep chain goes even with a recursion limit of 60."""
     top = tmp_path / "deep"

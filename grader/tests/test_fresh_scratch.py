@@ -22,6 +22,7 @@ from grader.sandbox.expected import expected_isolation
 PROBES = "grader.tests.sandbox_probes"
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("jail", ["auto", "off"], ids=["jail", "contained"])
 def test_nothing_a_probe_writes_is_there_for_the_next(jail, tmp_path):

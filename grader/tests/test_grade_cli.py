@@ -71,6 +71,7 @@ def test_solutions_score_100_in_every_report(solutions_run):
     assert "Throughput, share of the raw gather" in paths["markdown"].read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_stubs_score_0_with_one_not_implemented_line_per_exercise(stubs_run):
     proc, paths = stubs_run
@@ -86,6 +87,7 @@ def test_stubs_score_0_with_one_not_implemented_line_per_exercise(stubs_run):
     assert proc.stdout.count("not implemented yet") >= 5
 
 
+@pytest.mark.slow
 def test_only_grades_the_named_exercises(tmp_path):
     first, last = EXERCISES[0], EXERCISES[-1]
     proc, paths = grade(REPO / "exercises", tmp_path, "--only", f"{first},{last}")

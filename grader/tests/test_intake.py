@@ -67,6 +67,7 @@ def _url(transport: str, klass, github, name: str) -> str:
     return f"{github.url}/course/{name}.git" if transport == "http" else (klass.server / "course" / f"{name}.git").as_uri()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("transport", ["file", "http"])
 @pytest.mark.parametrize("case", READABLE)
 def test_each_repository_case_costs_only_its_own_files(case, transport, klass, github, tmp_path):
@@ -218,6 +219,7 @@ def test_the_credential_helper_as_git_runs_it():
 # ---------------------------------------------------------------------------- servers that misbehave
 
 
+@pytest.mark.slow
 def test_a_server_that_never_answers_is_given_up(tmp_path, monkeypatch):
     monkeypatch.setattr(git_transport, "LOW_SPEED_TIME_S", 1)
     monkeypatch.setattr(git_transport, "FETCH_TIMEOUT_S", 20.0)

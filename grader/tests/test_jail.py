@@ -47,6 +47,7 @@ def two_sandboxes(tmp_path_factory):
         yield alice, bob
 
 
+@pytest.mark.slow
 @needs_jail
 @pytest.mark.timeout(120)
 def test_child_sees_only_its_jail(two_sandboxes):
@@ -164,6 +165,7 @@ def _grade_cli(args: list[str], tmp_path: Path, env: dict | None = None) -> subp
                           timeout=300, env=env)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_weak_isolation_is_reported(tmp_path):
     """--jail off --layers off (a machine without bubblewrap, Landlock or seccomp): every report says isolation weak, and why."""
@@ -178,6 +180,7 @@ def test_weak_isolation_is_reported(tmp_path):
     assert "Isolation: WEAK: limits and timeouts only" in (out / "r.md").read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_no_bwrap_means_no_namespaces_and_a_minimum_refuses(tmp_path):
     """Without bwrap on PATH: grade grades without namespaces (saying why), --min-isolation jail exits 2, batch refuses."""
@@ -196,6 +199,7 @@ def test_no_bwrap_means_no_namespaces_and_a_minimum_refuses(tmp_path):
     assert batch.returncode == 2 and "below --min-isolation jail" in batch.stderr
 
 
+@pytest.mark.slow
 def test_a_minimum_isolation_raises_where_it_cannot_be_had(monkeypatch, tmp_path):
     from grader.sandbox import jail
 

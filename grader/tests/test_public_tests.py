@@ -120,6 +120,7 @@ def worker_starting_tests(path: Path) -> set[str]:
     return {f"{path.name}::{name}" for name in starting if name.startswith("test_")}
 
 
+@pytest.mark.slow
 def test_the_quick_loop_starts_no_worker():
     """``pytest -m "<exercise> and not workers"``, the students' quick loop (LAB.md, the student README), selects
     every public test but those that start DataLoader workers or the lab; each of those is one marker away."""

@@ -43,6 +43,7 @@ def test_refuses_non_empty_or_inside_the_repo(tmp_path):
         publish(REPO / "build" / "grader")
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_the_published_grader_grades_on_its_own(tmp_path):
     publish(tmp_path / "grader-repo")

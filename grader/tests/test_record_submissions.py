@@ -166,6 +166,7 @@ def test_a_transient_failure_is_retried_a_bounded_number_of_times(gh):
     assert len(calls()) == github_api.GH_ATTEMPTS
 
 
+@pytest.mark.slow
 def test_one_bad_repository_never_stops_the_record(gh, tmp_path):
     """The command line, as grade-slice.sh runs it: every repository has an entry, the good ones their commit."""
     answers, save, _ = gh

@@ -51,6 +51,7 @@ def literal_lists(path: Path) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_no_list_of_exercises_outside_the_registry():
     """Code and configuration (.py, .toml, .yml, .cfg, .ini) read lab.toml instead of listing exercises."""
     skip = {REPO / "lab.toml", Path(__file__)}

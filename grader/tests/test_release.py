@@ -221,6 +221,7 @@ def test_released_public_tests_fail_on_stubs_and_pass_on_solutions(released, tmp
     assert re.search(r"\b(2\d|[3-9]\d) passed\b", solved.stdout), solved.stdout[-500:]
 
 
+@pytest.mark.slow
 def test_release_refuses_a_non_empty_folder(tmp_path):
     out = tmp_path / "out"
     out.mkdir()

@@ -206,6 +206,7 @@ def test_the_review_runs_without_a_network(graded, tmp_path):
     assert "eli" in (tmp_path / "out" / "constructs.csv").read_text()
 
 
+@pytest.mark.slow
 def test_the_similarity_is_the_same_in_every_run(tmp_path):
     """copydetect's winnowing picks fingerprints by Python's string hash, which changes with PYTHONHASHSEED: with every
     k-gram a fingerprint, two runs of the review agree to the last digit."""

@@ -102,6 +102,7 @@ def student_dir(tmp_path_factory):
     return _write_student_dir(tmp_path_factory.mktemp("student"))
 
 
+@pytest.mark.slow
 def test_a_zygote_that_cannot_start_leaves_nothing_behind(student_dir):
     box = Sandbox(student_dir, probe_modules=(PROBES,), preload=("torch", "no_such_module_for_the_test"))
     with pytest.raises(SandboxError, match="no_such_module_for_the_test"):
@@ -521,6 +522,7 @@ def _processes_with(marker: str) -> set[int]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_zygote_death_is_survived(sandbox):
     old_zygote = sandbox.zygote_pid
@@ -539,6 +541,7 @@ def test_zygote_death_is_survived(sandbox):
     assert run(sandbox, "returns_args", x=1).data == {"x": 1}
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 @pytest.mark.skipif(not IS_ROOT, reason="RLIMIT_NPROC only bites under a dropped uid")
 def test_fork_bomb_cpu_limit_and_close(student_dir, secret_env):
@@ -581,6 +584,7 @@ class _Interrupted(Exception):
     pass
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_an_exception_while_waiting_never_desynchronises_the_channel(sandbox):
     """The caller's own timeout fires in the middle of a probe (as pytest-timeout's backstop does): the
@@ -603,6 +607,7 @@ def test_an_exception_while_waiting_never_desynchronises_the_channel(sandbox):
     assert run(sandbox, "returns_args", mine=2).data == {"mine": 2}
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_an_answer_to_another_request_restarts_the_zygote(sandbox, monkeypatch):
     from grader.sandbox import host
@@ -649,6 +654,7 @@ def _no_machine_paths(text: str) -> None:
         assert part not in text, (part, text)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_an_error_in_the_students_code_names_only_its_frames(sandbox):
     result = run(sandbox, "student_error_here")
@@ -669,6 +675,7 @@ def test_an_error_in_a_dataloader_worker_is_told_once_from_the_workers_frames(sa
     _no_machine_paths(result.error + result.traceback)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_probe_that_hangs_says_where_the_students_code_was(sandbox):
     result = run(sandbox, "student_hangs", timeout=3)

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from grader.paths import REPO
 from grader.tools.authoring import corpus
 from grader.tools.authoring.corpus_scoreboard import corpus_ids, holds, outcomes, read_junit, render
@@ -76,6 +78,7 @@ def test_points_lost_per_wrong_answer_are_printed_with_the_checks(tmp_path):
     assert rows[first : first + 3] == [f"    13  {WRONG[1]}: a, b, c", f"     3  {WRONG[2]}: d", f"     2  {WRONG[0]}: tables_are_int64_b_by_t"]
 
 
+@pytest.mark.slow
 def test_from_junit_on_the_command_line(tmp_path):
     path = report(tmp_path, [case("test_wrong_answer_loses_points_with_a_message", WRONG[0])])
     proc = subprocess.run([sys.executable, "-m", "grader", "scoreboard", "--from-junit", str(path)], cwd=REPO,

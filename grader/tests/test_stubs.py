@@ -15,6 +15,7 @@ from grader.tools.authoring.stubs import BEGIN, END, GENERATED_FILES, StubError,
 EXERCISES = registry.EXERCISES
 
 
+@pytest.mark.slow
 def test_exercises_match_what_the_generator_writes():
     stale = stale_files(REPO / "solutions", REPO / "exercises")
     assert not stale, f"exercises/ is out of date ({', '.join(stale)}): run python -m grader generate"

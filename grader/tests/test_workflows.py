@@ -110,6 +110,7 @@ def lint_all(actionlint):
     return actionlint(*ALL_WORKFLOWS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ALL_WORKFLOWS, ids=lambda p: str(p.relative_to(REPO)))
 def test_workflow_passes_actionlint(lint_all, path):
     status, output = lint_all
@@ -119,6 +120,7 @@ def test_workflow_passes_actionlint(lint_all, path):
                               for line in output.splitlines()), output
 
 
+@pytest.mark.slow
 def test_actionlint_reports_errors(actionlint, tmp_path):
     """The linter is really checking: a misspelt step id is an error."""
     broken = tmp_path / "broken.yml"
