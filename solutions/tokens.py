@@ -56,7 +56,9 @@ class TokenWindows(Dataset):
     and ``ds.__getitems__(indices)`` as a list of pairs: see their docstrings.
 
     Laziness: the file is opened with ``numpy.memmap`` only when tokens are
-    first needed, and is never read whole. Pickling the dataset, at any time
+    first needed, and is never read whole. ``__init__`` and ``len()`` need
+    only the file's size, so neither opens it: an empty file (which cannot
+    even be mapped) gives ``len(ds) == 0``. Pickling the dataset, at any time
     (also after ``len()`` and indexing in the parent process), stores only
     the path and the sizes, never the tokens or the memmap, so a DataLoader
     worker started with spawn or forkserver receives only the path and
@@ -141,7 +143,9 @@ class TokenWindows(Dataset):
         give two tensors of shape ``(0, block_size)``, even for an empty file.
         The tokens of all the windows are taken from the memmap with one
         gather (one fancy-indexing read of a ``(len(indices), block_size + 1)``
-        block), not one read per window. Widening that block to int64 in one
+        block), not one read per window: the memmap is indexed once per
+        batch, so reading x and y with two fancy indexes is two reads, not
+        one gather. Widening that block to int64 in one
         step, rather than window by window, is the cheap way.
 
         A DataLoader hands it whole batches with ``batch_size=None`` over a

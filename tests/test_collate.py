@@ -60,6 +60,14 @@ def test_empty_sequences(lab):
     assert shape == (3, 0), f"three empty sequences: expected input_ids of shape (B, T) = (3, 0), got {shape}"
 
 
+def test_narrow_sequences_longer_than_their_dtype_holds(lab):
+    """A length is not a token: 300 uint8 tokens are a row of 300, although uint8 stops at 255."""
+    out = lab.collate.pad_collate([torch.ones(300, dtype=torch.uint8), torch.tensor([2], dtype=torch.uint8)])
+    mask = out["attention_mask"]
+    assert tuple(mask.shape) == (2, 300), f"uint8 sequences of lengths 300 and 1: expected a (2, 300) mask, got {tuple(mask.shape)}"
+    assert mask.sum(dim=1).tolist() == [300, 1], f"expected 300 and 1 real tokens per row, got {mask.sum(dim=1).tolist()}"
+
+
 @pytest.mark.parametrize("dtype, big", [(torch.int32, 200), (torch.uint8, 200), (torch.int16, 200), (torch.int8, 100)],
                          ids=["int32", "uint8", "int16", "int8"])
 def test_any_integer_dtype_comes_out_int64(lab, dtype, big):

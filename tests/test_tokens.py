@@ -86,6 +86,22 @@ def test_pickles_small_after_use(lab, tmp_path):
     assert clone[5][0].tolist() == ds[5][0].tolist(), "an unpickled copy should read the same windows as the dataset"
 
 
+def test_pickles_small_after_reading_a_long_window(lab, tmp_path):
+    path = tmp_path / "big.bin"
+    np.arange(100_000, dtype=np.uint16).tofile(path)
+    ds = lab.tokens.TokenWindows(path, block_size=4096)  # a window is 4,097 tokens, 8 kB
+    ds[3]
+    size = len(pickle.dumps(ds))
+    assert size < 4096, f"pickled after ds[3] to {size} bytes: keep no window (or any token) on the dataset"
+
+
+def test_len_of_an_empty_file_is_0(lab, tmp_path):
+    path = tmp_path / "empty.bin"
+    path.write_bytes(b"")
+    got = len(lab.tokens.TokenWindows(path, block_size=1))
+    assert got == 0, f"len() of a dataset over an empty file should be 0 (count from the file's size), got {got!r}"
+
+
 def test_getitems_returns_the_per_item_windows(lab, token_file):
     ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)
     indices = [2, 0, -1, 2, 31]
@@ -129,12 +145,13 @@ def memmap_reads(call):
 
 
 def test_read_batch_gathers_the_batch_in_one_read(lab, token_file, monkeypatch):
-    """Counts how often the memmap is indexed: at most twice per batch (one gather), not once per window."""
+    """Counts how often the memmap is indexed: once per batch (one gather), not once per window nor once for x and y."""
     monkeypatch.setattr(np, "memmap", CountingMemmap)
     ds = lab.tokens.TokenWindows(token_file, block_size=4)
     ds.read_batch([0])  # opens the memmap
     reads = memmap_reads(lambda: ds.read_batch(list(range(16))))
-    assert reads <= 2, f"read_batch of 16 windows took {reads} reads of the memmap; gather them with one fancy index"
+    assert reads <= 1, (f"read_batch of 16 windows took {reads} reads of the memmap; gather them with one fancy index of a "
+                        "(B, T + 1) block, and take x and y as its two slices")
 
 
 def test_getitems_reads_no_more_than_read_batch(lab, token_file, monkeypatch):

@@ -59,13 +59,21 @@ def windows(file, cases, default_dtype=False):
 
 
 def lengths(cases):
-    """For each {n, block, stride}: len(TokenWindows(...)) over a uint16 file of n tokens, or 'ExcType: message'."""
+    """For each {n, block, stride}: len(TokenWindows(...)) over a uint16 file of n tokens, or 'ExcType: message'
+    ('in __init__: ExcType: message' when the constructor raised)."""
     module = load_submission("tokens")
     out = []
     for i, case in enumerate(cases):
         path = write_tokens(f"tokens{i}.bin", case["n"], "uint16", 1, 100)
         try:
-            out.append(len(module.TokenWindows(path, case["block"], stride=case["stride"], dtype=np.uint16)))
+            ds = module.TokenWindows(path, case["block"], stride=case["stride"], dtype=np.uint16)
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            out.append("in __init__: " + error_text(exc, 200))
+            continue
+        try:
+            out.append(len(ds))
         except NotImplementedError:
             raise
         except Exception as exc:
