@@ -59,7 +59,8 @@ class ShardedFiles(IterableDataset):
     memory), in the order of ``paths``, lines in file order. A byte order
     mark (``"\\ufeff"``) at the start of a file may be kept at the start of
     its first line (``encoding="utf-8"``) or removed
-    (``encoding="utf-8-sig"``): either is correct.
+    (``encoding="utf-8-sig"``): either is correct. A ``"\\ufeff"`` anywhere
+    else is an ordinary character of its line, and is kept.
 
     Sharding: with k DataLoader workers per rank (k = 1 and worker id 0 when
     there are no workers) there are ``world_size * k`` readers. Reader

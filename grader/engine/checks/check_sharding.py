@@ -136,6 +136,19 @@ def check_range_exactly_once_in_real_workers(ctx):
                    f"  expected each integer it yields without workers, {show(want)}, exactly once over all workers\n"
                    f"  got (sorted) {show(got)}")
             expect(all(pid != run["probe_pid"] for _, pid, _ in run["items"]), "items came from the main process, not from workers")
+    # Worker counts a pool per case would make costly, and a dataset iterated in the main process before the workers
+    # get it: the workers are simulated in one process (torch's worker information set for one worker after the other).
+    simulated = [{"n": n, "k": k, "main_pass_first": first} for n, k, first in ctx.boundaries(
+        n_9_k_6_rounded_blocks=(9, 6, False), n_10_k_4_rounded_blocks=(10, 4, False), n_11_k_6_rounded_blocks=(11, 6, False),
+        n_4_k_2_after_a_main_pass=(4, 2, True))]
+    for run in ctx.probe("sharding:range_in_simulated_workers", cases=simulated, case="with simulated workers"):
+        n, k = run["n"], run["k"]
+        got, want = sorted(v for share in run["shares"] for v in share), sorted(run["alone"])
+        before = "after one pass over the dataset in the main process, " if run["main_pass_first"] else ""
+        expect(got == want, f"{before}{k} workers (worker information read with get_worker_info() in each) over ShardedRange({n}):\n"
+               f"  expected each integer it yields without workers, {show(want)}, exactly once over all workers\n  got (sorted) {show(got)}, worker by "
+               f"worker {show(run['shares'])}" + ("\n  (read which worker runs in every __iter__; keep nothing of it on the "
+                                                  "dataset)" if before else ""))
 
 
 def check_files_remove_only_the_line_ending(ctx):
@@ -183,7 +196,8 @@ def restore(lines, files):
 
 
 def check_files_bom_and_other_boundaries_either_way(ctx):
-    """Proves a byte order mark at a file's start is kept on its first line or removed, and the other line boundaries of
+    """Proves a byte order mark at a file's start is kept on its first line or removed (one inside the file is kept, as
+    any character), and the other line boundaries of
     str.splitlines (\\v, \\f, \\x1c-\\x1e, \\x85, \\u2028, \\u2029) all end a line or all stay inside it.
 
     Compares each file with the same submission reading a control file (no
@@ -191,8 +205,9 @@ def check_files_bom_and_other_boundaries_either_way(ctx):
     line endings are read otherwise is the other line checks' promise.
     """
     split, keep = either_way_controls(EITHER_WAY)
-    bom, either_way = ctx.boundaries(bom=BOM + "b0\nb1\n", every_other_boundary=EITHER_WAY)
-    contents = [bom, "b0\nb1\n", *either_way, *split, *keep]
+    bom, either_way, bom_inside = ctx.boundaries(bom=BOM + "b0\nb1\n", every_other_boundary=EITHER_WAY,
+                                                 bom_inside_a_file="b0\n" + BOM + "b1\n")
+    contents = [bom, "b0\nb1\n", *either_way, *split, *keep, bom_inside]
     got = ctx.probe("sharding:files_each", contents=contents, case="over files with a byte order mark and other line boundaries")
     with_bom, control = got[0], got[1]
     expect(all(got[1:2] + got[2 + len(EITHER_WAY) :]), f"ShardedFiles([path]) yields nothing for some of the plain files "
@@ -200,6 +215,11 @@ def check_files_bom_and_other_boundaries_either_way(ctx):
     bom_readings = [control, [BOM + control[0], *control[1:]] if control else control]
     expect(with_bom in bom_readings, f"ShardedFiles([path]) over a file holding {show(contents[0])}: expected what the same file "
            f"without its byte order mark gives, {show(control)}, with or without the mark on the first line; got {show(with_bom)}")
+    inside = got.pop()
+    want_inside = [control[0], BOM + control[1]] if len(control) == 2 else None
+    expect(want_inside is None or inside == want_inside, f"ShardedFiles([path]) over a file holding {show(bom_inside)}: expected "
+           f"{show(want_inside)}: only a mark at the start of a file may be removed, one inside it is a character of its line; "
+           f"got {show(inside)}")
     k = len(EITHER_WAY)
     have = [line for lines in got[2 : 2 + k] for line in lines]
     readings = [[line for lines in got[2 + k : 2 + 2 * k] for line in lines],

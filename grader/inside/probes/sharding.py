@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import pickle
 from pathlib import Path
@@ -75,6 +76,34 @@ def range_in_workers(cases, start_method):
         batches = tagged_run(module.ShardedRange(n), start_method, num_workers=k, batch_size=None)
         out.append({"n": n, "k": k, "probe_pid": os.getpid(), "items": [[w, pid, plain(x)] for w, pid, x in batches],
                     "alone": [plain(x) for x in module.ShardedRange(n)]})
+    return out
+
+
+def range_in_simulated_workers(cases):
+    """For each {n, k, main_pass_first}: what each of k workers yields for ShardedRange(n), the workers simulated in
+    this process: torch's worker information (what ``get_worker_info()`` returns, however it was imported) is set for
+    one worker after the other, each iterating its own pickled copy of the dataset, as a spawn worker gets it. With
+    ``main_pass_first`` the dataset is iterated once in this process before it is copied (as a DataLoader's dataset
+    often is, e.g. to count it). ``alone``: what a fresh ShardedRange(n) yields without workers. Costs no process: many worker counts are tried for the price of one pass each."""
+    from torch.utils.data._utils import worker as torch_worker
+
+    module = load_submission("sharding")
+    out = []
+    for case in cases:
+        n, k = case["n"], case["k"]
+        dataset = module.ShardedRange(n)
+        if case.get("main_pass_first"):
+            for _ in dataset:
+                pass
+        shares = []
+        for worker_id in range(k):
+            copy = pickle.loads(pickle.dumps(dataset))
+            torch_worker._worker_info = torch_worker.WorkerInfo(id=worker_id, num_workers=k, seed=worker_id, dataset=copy)
+            try:
+                shares.append([plain(x) for x in itertools.islice(copy, 4 * n + 8)])  # bounded: a stream that never ends
+            finally:
+                torch_worker._worker_info = None
+        out.append({**case, "shares": shares, "alone": [plain(x) for x in itertools.islice(module.ShardedRange(n), 4 * n + 8)]})
     return out
 
 
