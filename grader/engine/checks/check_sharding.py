@@ -146,9 +146,9 @@ def check_range_exactly_once_in_real_workers(ctx):
         got, want = sorted(v for share in run["shares"] for v in share), sorted(run["alone"])
         before = "after one pass over the dataset in the main process, " if run["main_pass_first"] else ""
         expect(got == want, f"{before}{k} workers (worker information read with get_worker_info() in each) over ShardedRange({n}):\n"
-               f"  expected each integer it yields without workers, {show(want)}, exactly once over all workers\n  got (sorted) {show(got)}, worker by "
-               f"worker {show(run['shares'])}" + ("\n  (read which worker runs in every __iter__; keep nothing of it on the "
-                                                  "dataset)" if before else ""))
+               f"  expected each integer it yields without workers, {show(want)}, exactly once over all workers\n"
+               f"  got (sorted) {show(got)}, worker by worker {show(run['shares'])}"
+               + ("\n  (read which worker runs in every __iter__; keep nothing of it on the dataset)" if before else ""))
 
 
 def check_files_remove_only_the_line_ending(ctx):

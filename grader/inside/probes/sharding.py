@@ -84,7 +84,8 @@ def range_in_simulated_workers(cases):
     this process: torch's worker information (what ``get_worker_info()`` returns, however it was imported) is set for
     one worker after the other, each iterating its own pickled copy of the dataset, as a spawn worker gets it. With
     ``main_pass_first`` the dataset is iterated once in this process before it is copied (as a DataLoader's dataset
-    often is, e.g. to count it). ``alone``: what a fresh ShardedRange(n) yields without workers. Costs no process: many worker counts are tried for the price of one pass each."""
+    often is, e.g. to count it). ``alone``: what a fresh ShardedRange(n) yields without workers. Costs no process:
+    many worker counts are tried for the price of one pass each."""
     from torch.utils.data._utils import worker as torch_worker
 
     module = load_submission("sharding")
