@@ -18,7 +18,10 @@ class ShardedRange(IterableDataset):
     Args:
         n: how many integers to yield (n >= 0).
 
-    Iterating yields plain Python ints. Without DataLoader workers
+    Iterating yields plain Python ints, inside DataLoader workers too: with
+    ``batch_size=None`` the loader hands each item on unconverted, so a
+    NumPy integer would reach the training loop (``json.dumps``, for one,
+    rejects it). Without DataLoader workers
     (``num_workers=0``, or iterating the dataset directly) it yields
     ``0..n-1`` in order. Under a DataLoader with any ``num_workers`` k >= 1,
     each worker yields a disjoint share and every integer in ``0..n-1`` is

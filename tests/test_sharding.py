@@ -60,6 +60,15 @@ def test_range_yields_python_ints(lab):
 
 @pytest.mark.workers
 @pytest.mark.timeout(90)
+def test_range_yields_python_ints_in_workers(lab):
+    """batch_size=None hands each item on as the worker yields it: a NumPy integer would reach the training loop."""
+    got = drain(lab.sharding.ShardedRange(6), "fork" if "fork" in start_methods() else "spawn")
+    types = sorted({type(i).__name__ for i in got})
+    assert types == ["int"], f"2 workers, batch_size=None: ShardedRange should yield plain Python ints there too, got {types}"
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(90)
 @pytest.mark.parametrize("start_method", start_methods())
 def test_two_workers_yield_each_integer_exactly_once(lab, start_method):
     sharded = drain(lab.sharding.ShardedRange(50), start_method)

@@ -13,7 +13,7 @@ newline, a byte order mark).
 
 from __future__ import annotations
 
-from grader.engine.checks.support import FORKING_METHODS, WORKER_TIMEOUT_S, expect, shared_probe, show
+from grader.engine.checks.support import FORKING_METHODS, WORKER_TIMEOUT_S, ProbeProblem, expect, shared_probe, show
 
 #: Files of plain lines, each ending in "\n": the sharding checks' data (their lines' reading is not what they judge).
 PLAIN = ["a0\na1\na2\n", "b0\n", "c0\nc1\n", "d0\n", "e0\ne1\ne2\n", "f0\n", "g0\ng1\n", "h0\n", "i0\n", "j0\nj1\n"]
@@ -64,12 +64,25 @@ def check_range_without_workers_yields_0_to_n_minus_1(ctx):
 
 
 def check_range_yields_python_ints(ctx):
-    """Proves iterating ShardedRange(n) without workers yields plain Python ints (not NumPy integers or tensors)."""
+    """Proves iterating ShardedRange(n) yields plain Python ints (not NumPy integers or tensors), without workers and in
+    real fork workers (read from the pool of check_range_exactly_once_in_real_workers)."""
     ns = range_sizes(ctx)
     for n, got in zip(ns, shared_probe(ctx, "sharding:range_in_process", ns=ns)):
         expect(got["first"] or not n, f"ShardedRange({n}) yielded nothing, so the type of its items could not be seen")
         types = sorted({t for t, _ in got["first"]})
         expect(set(types) <= {"int"}, f"ShardedRange({n}) should yield Python ints, got items of type {types}")
+    # Inside real workers too: the fork pool of check_range_exactly_once_in_real_workers (no pool of its own). A pool that
+    # failed is that check's to judge.
+    cases = range_cases(ctx)
+    try:
+        runs = shared_probe(ctx, "sharding:range_in_workers", timeout=WORKER_TIMEOUT_S, cases=cases, start_method="fork",
+                            case="with fork workers, for " + ", ".join(f"n={n} with num_workers={k}" for n, k in cases))
+    except ProbeProblem:
+        return
+    for run in runs:
+        expect(set(run["types"]) <= {"int"}, f"DataLoader(ShardedRange({run['n']}), num_workers={run['k']}, batch_size=None): "
+               f"the workers yielded items of type {run['types']}; expected Python ints there too (batch_size=None hands each "
+               "item on as it is, so a NumPy integer reaches the training loop)")
 
 
 def later_pass_problem(got, what):
@@ -126,8 +139,8 @@ def check_range_exactly_once_in_real_workers(ctx):
     for method in FORKING_METHODS:
         chosen = cases if method == "fork" else [(5, 2)]
         cases_in_words = ", ".join(f"n={n} with num_workers={k}" for n, k in chosen)
-        for run in ctx.probe("sharding:range_in_workers", timeout=WORKER_TIMEOUT_S, cases=chosen, start_method=method,
-                             case=f"with {method} workers, for {cases_in_words}"):
+        for run in shared_probe(ctx, "sharding:range_in_workers", timeout=WORKER_TIMEOUT_S, cases=chosen, start_method=method,
+                                case=f"with {method} workers, for {cases_in_words}"):
             n, k = run["n"], run["k"]
             got, want = sorted(v for _, _, v in run["items"]), sorted(run["alone"])
             expect(want or not n, f"ShardedRange({n}) yields nothing without workers, so what its workers yield could not be "
@@ -141,14 +154,39 @@ def check_range_exactly_once_in_real_workers(ctx):
     simulated = [{"n": n, "k": k, "main_pass_first": first} for n, k, first in ctx.boundaries(
         n_9_k_6_rounded_blocks=(9, 6, False), n_10_k_4_rounded_blocks=(10, 4, False), n_11_k_6_rounded_blocks=(11, 6, False),
         n_4_k_2_after_a_main_pass=(4, 2, True))]
-    for run in ctx.probe("sharding:range_in_simulated_workers", cases=simulated, case="with simulated workers"):
+    huge = [{"n": n, "k": k, "bounds_only": True} for n, k in ctx.boundaries(
+        n_2_53_plus_1_k_1=(2**53 + 1, 1), n_2_53_plus_1_k_3=(2**53 + 1, 3))]
+    for run in ctx.probe("sharding:range_in_simulated_workers", cases=simulated + huge, case="with simulated workers"):
         n, k = run["n"], run["k"]
+        if run.get("bounds_only"):
+            problem = huge_range_problem(n, run["shares"])
+            expect(problem is None, f"{k} workers (simulated) over ShardedRange({n}), their range iterators read without "
+                   f"iterating: {problem}; compute the bounds with integers (// and %), never with float division")
+            continue
         got, want = sorted(v for share in run["shares"] for v in share), sorted(run["alone"])
         before = "after one pass over the dataset in the main process, " if run["main_pass_first"] else ""
         expect(got == want, f"{before}{k} workers (worker information read with get_worker_info() in each) over ShardedRange({n}):\n"
                f"  expected each integer it yields without workers, {show(want)}, exactly once over all workers\n"
                f"  got (sorted) {show(got)}, worker by worker {show(run['shares'])}"
                + ("\n  (read which worker runs in every __iter__; keep nothing of it on the dataset)" if before else ""))
+
+
+def huge_range_problem(n, shares):
+    """Why the workers' ranges ([start, stop, step] each) do not hold each integer of 0..n-1 exactly once, or None; also
+    None when a worker's iterator is no range iterator (only iterating it, 2**53 items, could tell)."""
+    if any(share is None for share in shares):
+        return None
+    ranges = [range(*share) for share in shares]
+    if sum(len(r) for r in ranges) != n:
+        return f"together they hold {sum(len(r) for r in ranges):,} integers, not n = {n:,}"
+    outside = [r for r in ranges if len(r) and (min(r[0], r[-1]) < 0 or max(r[0], r[-1]) >= n)]
+    if outside:
+        return f"{outside[0]} reaches outside 0..n-1"
+    for x in sorted({0, 1, n - 2, n - 1, *(r[0] for r in ranges if len(r)), *(r[-1] for r in ranges if len(r))}):
+        holders = sum(x in r for r in ranges)
+        if holders != 1:
+            return f"{x:,} is in {holders} workers' ranges"
+    return None
 
 
 def check_files_remove_only_the_line_ending(ctx):
