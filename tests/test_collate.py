@@ -60,6 +60,15 @@ def test_empty_sequences(lab):
     assert shape == (3, 0), f"three empty sequences: expected input_ids of shape (B, T) = (3, 0), got {shape}"
 
 
+@pytest.mark.parametrize("lengths", [(2, 1), (2, 2)], ids=["ragged", "no_padding"])
+def test_the_three_tables_share_no_memory(lab, lengths):
+    out = lab.collate.pad_collate([torch.arange(1, n + 1) for n in lengths])
+    before = {key: value.clone() for key, value in out.items()}
+    out["labels"].fill_(7)
+    for key in ("input_ids", "attention_mask"):
+        assert torch.equal(out[key], before[key]), f"writing into labels changed {key}: return three tensors of their own"
+
+
 def test_narrow_sequences_longer_than_their_dtype_holds(lab):
     """A length is not a token: 300 uint8 tokens are a row of 300, although uint8 stops at 255."""
     out = lab.collate.pad_collate([torch.ones(300, dtype=torch.uint8), torch.tensor([2], dtype=torch.uint8)])

@@ -255,7 +255,8 @@ def check_pad_id_outside_the_input_dtype(ctx):
 
 
 def check_inputs_are_not_modified(ctx):
-    """Proves pad_collate leaves its input tensors unchanged and returns tensors that share no memory with them.
+    """Proves pad_collate leaves its input tensors unchanged and returns tensors that share no memory with them and do
+    not overlap each other (a write into one never reaches another).
 
     The tensors are compared as objects: reordering the list itself is
     allowed (the rows must still follow the order as passed, which the value
@@ -272,6 +273,9 @@ def check_inputs_are_not_modified(ctx):
             return "  the input tensors were modified; pad_collate must not write into them"
         if got.get("shares_memory"):
             return "  an output tensor shares memory with an input tensor; build new tensors (e.g. torch.full + copy)"
+        if got.get("tables_share_memory"):
+            return ("  writing into one of the returned tensors changed another (one is a view of the other, labels is "
+                    "input_ids itself, say); make each its own tensor, so that writing into labels never changes input_ids")
         return None
 
     expect(not (p := first_problem(cases, run(ctx, cases), judge)), p)
