@@ -40,7 +40,10 @@ class TokenWindows(Dataset):
     is T + 1 tokens. ``ds[i]`` returns ``(x, y)``: x is the first T tokens of
     the window and y the last T (so ``y[t] == x[t + 1]`` for t < T - 1 and y
     is the next-token target of x). Both are int64 tensors of shape ``(T,)``,
-    widened per window, never for the whole file.
+    widened per window, never for the whole file. They are tensors of their own
+    memory, also for an int64 file that needs no widening: never views of
+    the read-only memmap, so a caller may write into them, and rewriting the
+    file later does not change them.
 
     ``len(ds) == max(0, (n - block_size - 1) // stride + 1)``: every window
     that fits in the file, and no other.

@@ -95,6 +95,18 @@ def test_pickles_small_after_reading_a_long_window(lab, tmp_path):
     assert size < 4096, f"pickled after ds[3] to {size} bytes: keep no window (or any token) on the dataset"
 
 
+def test_windows_of_an_int64_file_are_their_own_tensors(lab, tmp_path):
+    """An int64 file needs no widening, but x and y still may not view the read-only memmap."""
+    path = tmp_path / "wide.bin"
+    np.arange(64, dtype=np.int64).tofile(path)
+    x, y = lab.tokens.TokenWindows(path, block_size=8, dtype=np.int64)[0]
+    before = x.clone(), y.clone()
+    with open(path, "r+b") as f:
+        f.write((np.arange(64, dtype=np.int64) + 1000).tobytes())
+    assert torch.equal(x, before[0]) and torch.equal(y, before[1]), \
+        "rewriting the file changed x or y read before: they view the memmap; copy the window (astype copies, copy=False does not)"
+
+
 def test_len_of_an_empty_file_is_0(lab, tmp_path):
     path = tmp_path / "empty.bin"
     path.write_bytes(b"")

@@ -90,7 +90,8 @@ def check_windows_are_x_and_y_shifted_by_one(ctx):
 
 
 def check_windows_are_int64_tensors_of_length_t(ctx):
-    """Proves x and y of ds[i] are int64 tensors of shape (block_size,), whatever the file's dtype.
+    """Proves x and y of ds[i] are int64 tensors of shape (block_size,), whatever the file's dtype, and tensors of their
+    own (never views of the memmap, also for an int64 file that needs no widening).
 
     Judges types, dtypes and shapes only: the values are
     check_windows_are_x_and_y_shifted_by_one's promise.
@@ -99,6 +100,14 @@ def check_windows_are_int64_tensors_of_length_t(ctx):
         for i, item in zip(case["indices"], items):
             problem = type_problem(f"{call_text(spec, case['block'], case['stride'])}[{i}]", case["block"], item)
             expect(problem is None, problem)
+    # An int64 file needs no widening, so x and y could be views of the read-only memmap: they must be tensors of their
+    # own (a write into them would fault, and they would change with the file).
+    (n, block) = ctx.boundaries(int64_file_no_widening=(64, 8))[0]
+    got = ctx.probe("tokens:windows_own_memory", n=n, block=block, dtype="int64", case="on a file of 64 int64 tokens")
+    changed = [name for name in ("x", "y") if got.get(name)]
+    expect(not changed, f"TokenWindows(<{n} int64 tokens>, block_size={block}, dtype=numpy.int64)[0]: {' and '.join(changed)} "
+           "changed when the file was rewritten after the read, so they view the read-only memmap; copy the window "
+           "(window.astype(np.int64) copies even when the dtype is already int64; copy=False does not)")
 
 
 def check_negative_and_out_of_range_indices(ctx):
