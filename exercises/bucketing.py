@@ -54,6 +54,8 @@ class BucketBatchSampler(Sampler):
     ``len(sampler)`` is the number of batches an epoch yields:
     ``ceil(n / batch_size)``, or ``n // batch_size`` with ``drop_last=True``.
     It draws nothing: calling it leaves the generator's state as it was.
+    An empty ``lengths`` is valid: ``len(sampler)`` is 0 and an epoch yields
+    no batch, with or without ``drop_last``.
 
     Randomness: with a generator, all randomness comes from it and from no
     other source (torch's, NumPy's and Python's global RNGs are neither used

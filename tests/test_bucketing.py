@@ -32,6 +32,13 @@ def test_len_counts_the_batches_of_an_epoch(lab, n, batch_size, drop_last, expec
     assert batches == expected, f"an epoch of {call} should yield {expected} batches, got {batches}"
 
 
+@pytest.mark.parametrize("drop_last", [False, True], ids=["keep_last", "drop_last"])
+def test_empty_lengths_yield_no_batch(lab, drop_last):
+    s = sampler(lab, [], 4, drop_last=drop_last)
+    assert len(s) == 0, f"len() over an empty lengths should be 0, got {len(s)}"
+    assert list(s) == [], f"an epoch over an empty lengths should yield no batch, got {list(s)}"
+
+
 def test_one_epoch_covers_every_index_once_in_lists_of_ints(lab):
     lengths = [5, 3, 9, 1, 4, 4, 8, 2, 7, 6, 3]
     epoch = list(sampler(lab, lengths, 3, pool_batches=2))
