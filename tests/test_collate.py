@@ -50,6 +50,13 @@ def test_a_real_token_equal_to_pad_id_keeps_its_label(lab):
     expect_table(out, "labels", [[7, 2, 7], [7, -100, -100]], "the mask decides the labels, not the value")
 
 
+def test_a_real_zero_stays_a_zero_with_another_pad_id(lab):
+    """Padding is written where a row ends, with pad_id: a real 0 inside a row is a token like any other."""
+    out = lab.collate.pad_collate([torch.tensor([0, 5]), torch.tensor([7])], pad_id=9)
+    expect_table(out, "input_ids", [[0, 5], [7, 9]], "real zeros kept, each row right-padded with pad_id 9")
+    expect_table(out, "labels", [[0, 5], [7, -100]], "real zeros keep their labels")
+
+
 def test_empty_sequences(lab):
     out = lab.collate.pad_collate([torch.tensor([], dtype=torch.long), torch.tensor([4, 5])])
     expect_table(out, "input_ids", [[0, 0], [4, 5]], "an empty sequence keeps its row, all padding")

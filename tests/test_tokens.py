@@ -62,6 +62,21 @@ def test_rejects_a_file_that_is_not_whole_tokens(lab, tmp_path):
         lab.tokens.TokenWindows(path, block_size=1)
 
 
+def test_rejects_a_file_that_is_not_whole_tokens_of_its_dtype(lab, tmp_path):
+    path = tmp_path / "six.bin"
+    path.write_bytes(bytes(6))  # three uint16 tokens, but not whole uint32 ones
+    with pytest.raises(ValueError):
+        lab.tokens.TokenWindows(path, block_size=1, dtype=np.uint32)
+
+
+def test_uint32_ids_beyond_int32_come_back_exact(lab, tmp_path):
+    path = tmp_path / "big_ids.bin"
+    np.array([3_000_000_000, 4_294_967_295, 7], dtype=np.uint32).tofile(path)
+    x, y = lab.tokens.TokenWindows(path, block_size=2, dtype=np.uint32)[0]
+    assert (x.tolist(), y.tolist()) == ([3_000_000_000, 4_294_967_295], [4_294_967_295, 7]), \
+        f"uint32 ids above 2**31 should come back as they are (widen straight to int64), got ({x.tolist()}, {y.tolist()})"
+
+
 def test_other_dtypes(lab, tmp_path):
     path = tmp_path / "wide.bin"
     np.array([70000, 1, 2, 3], dtype=np.uint32).tofile(path)
@@ -112,6 +127,12 @@ def test_len_of_an_empty_file_is_0(lab, tmp_path):
     path.write_bytes(b"")
     got = len(lab.tokens.TokenWindows(path, block_size=1))
     assert got == 0, f"len() of a dataset over an empty file should be 0 (count from the file's size), got {got!r}"
+
+
+def test_getitems_gives_tuples_equal_to_the_per_item_reads(lab, token_file):
+    ds = lab.tokens.TokenWindows(token_file, block_size=4)
+    (pair,) = ds.__getitems__([0])
+    assert isinstance(pair, tuple), f"__getitems__ should return (x, y) tuples, as ds[i] does, got a {type(pair).__name__}"
 
 
 def test_getitems_returns_the_per_item_windows(lab, token_file):
