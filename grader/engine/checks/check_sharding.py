@@ -165,6 +165,8 @@ def check_range_exactly_once_in_real_workers(ctx):
             continue
         got, want = sorted(v for share in run["shares"] for v in share), sorted(run["alone"])
         before = "after one pass over the dataset in the main process, " if run["main_pass_first"] else ""
+        if before and len(set(got)) == len(got):
+            continue  # after a main pass only a share fixed there shows (integers twice); a pass that yields less is fresh-iter's
         expect(got == want, f"{before}{k} workers (worker information read with get_worker_info() in each) over ShardedRange({n}):\n"
                f"  expected each integer it yields without workers, {show(want)}, exactly once over all workers\n"
                f"  got (sorted) {show(got)}, worker by worker {show(run['shares'])}"

@@ -66,7 +66,7 @@ class Draws(Dataset):
         rng = getattr(self, "rng", None)
         return {
             "index": i,
-            "initial_seed": torch.initial_seed(),
+            "initial_seed": str(torch.initial_seed()),  # a string: a seed of 2**63 or more does not fit collate's int64
             "numpy": float(np.random.random()),
             "random": random.random(),
             "rng": float(rng.random()) if isinstance(rng, (np.random.Generator, np.random.RandomState)) else -1.0,
@@ -82,7 +82,10 @@ def _rows(batch):
     untouched = batch["untouched"]
     befores = [{k: (v[j].item() if isinstance(v, torch.Tensor) else v[j]) for k, v in untouched.items()}
                for j in range(len(columns[0]))]
-    return [dict(zip(keys, row), untouched=before) for row, before in zip(zip(*columns), befores)]
+    rows = [dict(zip(keys, row), untouched=before) for row, before in zip(zip(*columns), befores)]
+    for row in rows:
+        row["initial_seed"] = int(row["initial_seed"])
+    return rows
 
 
 def outside_worker(seeds):

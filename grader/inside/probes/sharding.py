@@ -105,7 +105,12 @@ def range_in_simulated_workers(cases):
             torch_worker._worker_info = torch_worker.WorkerInfo(id=worker_id, num_workers=k, seed=worker_id, dataset=copy)
             try:
                 if case.get("bounds_only"):
-                    shares.append(_range_bounds(iter(copy)))
+                    try:
+                        shares.append(_range_bounds(iter(copy)))
+                    except NotImplementedError:
+                        raise
+                    except Exception:  # an array of 2**53 integers, say: the bounds cannot be read, so none are judged
+                        shares.append(None)
                 else:
                     shares.append([plain(x) for x in itertools.islice(copy, 4 * n + 8)])  # bounded: a stream that never ends
             finally:
