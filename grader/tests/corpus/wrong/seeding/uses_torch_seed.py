@@ -1,5 +1,5 @@
 # WRONG: calls torch.seed() (which re-seeds torch nondeterministically and returns the new seed) instead of torch.initial_seed(); after torch.manual_seed(5), NumPy is seeded with a fresh random value instead of 5, so reruns differ.
-# breaks: seeding.seed_value, seeding.torch_seeding_optional, seeding.numpy_global, seeding.python_random, seeding.dataset_rng_replaced, seeding.rng_none_replaced, seeding.rng_on_the_class
+# breaks: seeding.seed_value, seeding.torch_seeding_optional
 """Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
 Every ``iter(loader)`` draws a base seed from the loader's ``generator``
