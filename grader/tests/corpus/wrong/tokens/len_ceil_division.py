@@ -1,5 +1,5 @@
 # WRONG: rounds the window count up (ceil division by stride); a 10-token file with block_size=4, stride=3 gets len 3 instead of 2, and ds[2] returns x of shape (3,) (a window that does not fit).
-# breaks: tokens.len, tokens.sequence_indexing, tokens.read_batch_whole_batch_loader, tokens.getitems_invalid_index, tokens.getitems_containers, tokens.workers_open_their_own, tokens.int64_tensors
+# breaks: tokens.len, tokens.sequence_indexing, tokens.read_batch_whole_batch_loader, tokens.workers_open_their_own, tokens.int64_tensors
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored
