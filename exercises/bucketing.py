@@ -44,7 +44,9 @@ class BucketBatchSampler(Sampler):
        correct; ties in any order);
     4. slices each sorted pool, in order, into batches of ``batch_size``; only
        the final pool can leave a short batch;
-    5. shuffles the order of all batches with the generator;
+    5. shuffles the order of all batches with the generator, the short
+       batch among them: every order of the batches is equally likely, so
+       the short batch is not kept last (or at any one place);
     6. yields each batch as a list of Python ints.
 
     Every index appears exactly once per epoch, except that with
@@ -52,6 +54,8 @@ class BucketBatchSampler(Sampler):
     ``len(sampler)`` is the number of batches an epoch yields:
     ``ceil(n / batch_size)``, or ``n // batch_size`` with ``drop_last=True``.
     It draws nothing: calling it leaves the generator's state as it was.
+    An empty ``lengths`` is valid: ``len(sampler)`` is 0 and an epoch yields
+    no batch, with or without ``drop_last``.
 
     Randomness: with a generator, all randomness comes from it and from no
     other source (torch's, NumPy's and Python's global RNGs are neither used

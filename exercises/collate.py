@@ -45,7 +45,10 @@ def pad_collate(batch, pad_id=0):
           token that happens to equal ``pad_id`` keeps its label.
 
     The tensors in ``batch`` are not modified, and the returned tensors share
-    no memory with them. The list itself may be reordered (sorting it by
+    no memory with them. The three returned tensors do not overlap in memory
+    either: writing into one (masking more of ``labels``, say) never changes
+    another, also when no row needs padding and ``labels`` equals
+    ``input_ids``. The list itself may be reordered (sorting it by
     length is fine): row i is always the tensor that was ``batch[i]`` when
     the call began. The function is defined at module level so that
     DataLoader workers started with spawn or forkserver can pickle it.

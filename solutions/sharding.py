@@ -18,7 +18,10 @@ class ShardedRange(IterableDataset):
     Args:
         n: how many integers to yield (n >= 0).
 
-    Iterating yields plain Python ints. Without DataLoader workers
+    Iterating yields plain Python ints, inside DataLoader workers too: with
+    ``batch_size=None`` the loader hands each item on unconverted, so a
+    NumPy integer would reach the training loop (``json.dumps``, for one,
+    rejects it). Without DataLoader workers
     (``num_workers=0``, or iterating the dataset directly) it yields
     ``0..n-1`` in order. Under a DataLoader with any ``num_workers`` k >= 1,
     each worker yields a disjoint share and every integer in ``0..n-1`` is
@@ -64,7 +67,8 @@ class ShardedFiles(IterableDataset):
     memory), in the order of ``paths``, lines in file order. A byte order
     mark (``"\\ufeff"``) at the start of a file may be kept at the start of
     its first line (``encoding="utf-8"``) or removed
-    (``encoding="utf-8-sig"``): either is correct.
+    (``encoding="utf-8-sig"``): either is correct. A ``"\\ufeff"`` anywhere
+    else is an ordinary character of its line, and is kept.
 
     Sharding: with k DataLoader workers per rank (k = 1 and worker id 0 when
     there are no workers) there are ``world_size * k`` readers. Reader

@@ -40,7 +40,10 @@ class TokenWindows(Dataset):
     is T + 1 tokens. ``ds[i]`` returns ``(x, y)``: x is the first T tokens of
     the window and y the last T (so ``y[t] == x[t + 1]`` for t < T - 1 and y
     is the next-token target of x). Both are int64 tensors of shape ``(T,)``,
-    widened per window, never for the whole file.
+    widened per window, never for the whole file. They are tensors of their own
+    memory, also for an int64 file that needs no widening: never views of
+    the read-only memmap, so a caller may write into them, and rewriting the
+    file later does not change them.
 
     ``len(ds) == max(0, (n - block_size - 1) // stride + 1)``: every window
     that fits in the file, and no other.
@@ -56,7 +59,9 @@ class TokenWindows(Dataset):
     and ``ds.__getitems__(indices)`` as a list of pairs: see their docstrings.
 
     Laziness: the file is opened with ``numpy.memmap`` only when tokens are
-    first needed, and is never read whole. Pickling the dataset, at any time
+    first needed, and is never read whole. ``__init__`` and ``len()`` need
+    only the file's size, so neither opens it: an empty file (which cannot
+    even be mapped) gives ``len(ds) == 0``. Pickling the dataset, at any time
     (also after ``len()`` and indexing in the parent process), stores only
     the path and the sizes, never the tokens or the memmap, so a DataLoader
     worker started with spawn or forkserver receives only the path and
@@ -141,7 +146,9 @@ class TokenWindows(Dataset):
         give two tensors of shape ``(0, block_size)``, even for an empty file.
         The tokens of all the windows are taken from the memmap with one
         gather (one fancy-indexing read of a ``(len(indices), block_size + 1)``
-        block), not one read per window. Widening that block to int64 in one
+        block), not one read per window: the memmap is indexed once per
+        batch, so reading x and y with two fancy indexes is two reads, not
+        one gather. Widening that block to int64 in one
         step, rather than window by window, is the cheap way.
 
         A DataLoader hands it whole batches with ``batch_size=None`` over a

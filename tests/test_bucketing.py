@@ -32,6 +32,13 @@ def test_len_counts_the_batches_of_an_epoch(lab, n, batch_size, drop_last, expec
     assert batches == expected, f"an epoch of {call} should yield {expected} batches, got {batches}"
 
 
+@pytest.mark.parametrize("drop_last", [False, True], ids=["keep_last", "drop_last"])
+def test_empty_lengths_yield_no_batch(lab, drop_last):
+    s = sampler(lab, [], 4, drop_last=drop_last)
+    assert len(s) == 0, f"len() over an empty lengths should be 0, got {len(s)}"
+    assert list(s) == [], f"an epoch over an empty lengths should yield no batch, got {list(s)}"
+
+
 def test_one_epoch_covers_every_index_once_in_lists_of_ints(lab):
     lengths = [5, 3, 9, 1, 4, 4, 8, 2, 7, 6, 3]
     epoch = list(sampler(lab, lengths, 3, pool_batches=2))
@@ -50,6 +57,26 @@ def test_drop_last_drops_only_the_short_batch(lab):
     assert sizes == [3, 3, 3], f"11 items in batches of 3 with drop_last: expected three full batches, [3, 3, 3], got {sizes}"
     distinct = len({int(i) for b in epoch for i in b})
     assert distinct == 9, f"the three batches should hold 9 distinct indices, got {distinct}"
+
+
+def test_drop_last_drops_an_end_of_the_sorted_pool(lab):
+    """One pool over distinct lengths: the dropped short batch is the 5 shortest or the 5 longest, never 5 at random."""
+    lengths = [(11 * i) % 37 for i in range(37)]
+    s = sampler(lab, lengths, 8, pool_batches=1000, drop_last=True)
+    for _ in range(4):
+        dropped = sorted(lengths[i] for i in set(range(37)) - {i for b in s for i in b})
+        assert dropped in ([0, 1, 2, 3, 4], [32, 33, 34, 35, 36]), \
+            f"37 distinct lengths, batch_size=8, one pool, drop_last=True: dropped lengths {dropped}, expected one end of the sorted pool"
+
+
+def test_a_final_pool_smaller_than_a_batch_stays_a_pool(lab):
+    """Lengths 0..4, batch_size=2, pools of one batch: the short batch is the last permuted index, any of the five."""
+    s = sampler(lab, [0, 1, 2, 3, 4], 2, pool_batches=1)
+    singles = [b[0] for _ in range(200) for b in s if len(b) == 1]
+    assert len(singles) == 200, f"expected one short batch per epoch, got {len(singles)} in 200 epochs"
+    top = max(singles.count(0), singles.count(4)) / 200
+    assert top < 0.4, (f"the short batch held the shortest or longest index in {top:.0%} of 200 epochs (about 20 % expected): "
+                       "keep the final pool (one index here) apart, never merged into the pool before it")
 
 
 @pytest.mark.parametrize("container", [list, tuple, np.array, torch.tensor], ids=["list", "tuple", "numpy", "tensor"])
@@ -126,6 +153,17 @@ def test_without_a_generator_epochs_follow_torchs_global_seed(lab):
     np.random.seed(4)
     random.seed(4)
     assert list(s) == first, "reseeding NumPy or random must not change the epoch: only torch's global RNG is used"
+
+
+def test_without_a_generator_one_pool_gets_a_new_batch_order(lab):
+    """One pool over distinct lengths: only the batch order can change, and it comes from torch's global RNG too."""
+    s = lab.bucketing.BucketBatchSampler([(7 * i) % 64 for i in range(64)], 8, pool_batches=1000)
+    torch.manual_seed(2024)
+    first, second = list(s), list(s)
+    torch.manual_seed(2024)
+    replay = list(s)
+    assert first != second, "generator=None: two epochs in a row gave the same batch order (draw it from torch's global RNG)"
+    assert first == replay, "generator=None: after the same torch.manual_seed, the batch order differed"
 
 
 def test_bucketing_cuts_padding(lab):

@@ -50,6 +50,13 @@ def test_a_real_token_equal_to_pad_id_keeps_its_label(lab):
     expect_table(out, "labels", [[7, 2, 7], [7, -100, -100]], "the mask decides the labels, not the value")
 
 
+def test_a_real_zero_stays_a_zero_with_another_pad_id(lab):
+    """Padding is written where a row ends, with pad_id: a real 0 inside a row is a token like any other."""
+    out = lab.collate.pad_collate([torch.tensor([0, 5]), torch.tensor([7])], pad_id=9)
+    expect_table(out, "input_ids", [[0, 5], [7, 9]], "real zeros kept, each row right-padded with pad_id 9")
+    expect_table(out, "labels", [[0, 5], [7, -100]], "real zeros keep their labels")
+
+
 def test_empty_sequences(lab):
     out = lab.collate.pad_collate([torch.tensor([], dtype=torch.long), torch.tensor([4, 5])])
     expect_table(out, "input_ids", [[0, 0], [4, 5]], "an empty sequence keeps its row, all padding")
@@ -58,6 +65,23 @@ def test_empty_sequences(lab):
     all_empty = lab.collate.pad_collate([torch.tensor([], dtype=torch.long)] * 3)
     shape = tuple(all_empty["input_ids"].shape)
     assert shape == (3, 0), f"three empty sequences: expected input_ids of shape (B, T) = (3, 0), got {shape}"
+
+
+@pytest.mark.parametrize("lengths", [(2, 1), (2, 2)], ids=["ragged", "no_padding"])
+def test_the_three_tables_share_no_memory(lab, lengths):
+    out = lab.collate.pad_collate([torch.arange(1, n + 1) for n in lengths])
+    before = {key: value.clone() for key, value in out.items()}
+    out["labels"].fill_(7)
+    for key in ("input_ids", "attention_mask"):
+        assert torch.equal(out[key], before[key]), f"writing into labels changed {key}: return three tensors of their own"
+
+
+def test_narrow_sequences_longer_than_their_dtype_holds(lab):
+    """A length is not a token: 300 uint8 tokens are a row of 300, although uint8 stops at 255."""
+    out = lab.collate.pad_collate([torch.ones(300, dtype=torch.uint8), torch.tensor([2], dtype=torch.uint8)])
+    mask = out["attention_mask"]
+    assert tuple(mask.shape) == (2, 300), f"uint8 sequences of lengths 300 and 1: expected a (2, 300) mask, got {tuple(mask.shape)}"
+    assert mask.sum(dim=1).tolist() == [300, 1], f"expected 300 and 1 real tokens per row, got {mask.sum(dim=1).tolist()}"
 
 
 @pytest.mark.parametrize("dtype, big", [(torch.int32, 200), (torch.uint8, 200), (torch.int16, 200), (torch.int8, 100)],

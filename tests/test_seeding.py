@@ -150,7 +150,7 @@ class ClassRng(Dataset):
         return 2
 
     def __getitem__(self, i):
-        return {"initial_seed": torch.initial_seed(), "rng": float(self.rng.random())}
+        return {"initial_seed": torch.initial_seed(), "rng": float(self.rng.random()), "own": "rng" in vars(self)}
 
 
 @pytest.mark.workers
@@ -164,6 +164,33 @@ def test_a_dataset_whose_class_defines_rng_gets_one_of_its_own(lab):
     want = first_draws(first["initial_seed"] % 2**32)["rng"]
     assert first["rng"] == want, (f"expected the first dataset.rng.random() == {want} (dataset.rng = numpy.random.default_rng(seed), "
                                   f"also when rng is a class attribute), got {first['rng']}")
+    assert first["own"], ("the worker's dataset has no rng of its own after seed_worker: set dataset.rng on the instance "
+                          "(the class's rng stays the class's, shared by every other instance)")
+
+
+class OtherRng(Dataset):
+    """A dataset whose rng is an RNG of another type (a NumPy RandomState or a random.Random)."""
+
+    def __init__(self, kind):
+        self.rng = np.random.RandomState(0) if kind == "random_state" else random.Random(0)
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return {"type": type(self.rng).__name__}
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("kind", ["random_state", "python_random"])
+def test_an_rng_of_another_type_is_replaced_too(lab, kind):
+    """Whatever the rng's value: an older RNG object is replaced by numpy.random.default_rng(seed) too."""
+    fails_here_if_not_done(lambda: seed_worker_here(lab))
+    loader = worker_loader(OtherRng(kind), start_methods()[0], num_workers=1, batch_size=None, worker_init_fn=lab.seeding.seed_worker)
+    with batches(loader) as it:
+        first = next(it)
+    assert first["type"] == "Generator", f"dataset.rng was a {kind} and is still a {first['type']} after seed_worker: replace it"
 
 
 class NoneRng(Dataset):

@@ -60,6 +60,15 @@ def test_range_yields_python_ints(lab):
 
 @pytest.mark.workers
 @pytest.mark.timeout(90)
+def test_range_yields_python_ints_in_workers(lab):
+    """batch_size=None hands each item on as the worker yields it: a NumPy integer would reach the training loop."""
+    got = drain(lab.sharding.ShardedRange(6), "fork" if "fork" in start_methods() else "spawn")
+    types = sorted({type(i).__name__ for i in got})
+    assert types == ["int"], f"2 workers, batch_size=None: ShardedRange should yield plain Python ints there too, got {types}"
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(90)
 @pytest.mark.parametrize("start_method", start_methods())
 def test_two_workers_yield_each_integer_exactly_once(lab, start_method):
     sharded = drain(lab.sharding.ShardedRange(50), start_method)
@@ -71,11 +80,22 @@ def test_two_workers_yield_each_integer_exactly_once(lab, start_method):
 
 @pytest.mark.workers
 @pytest.mark.timeout(90)
-@pytest.mark.parametrize("n, k", [(5, 2), (7, 3)])
+@pytest.mark.parametrize("n, k", [(5, 2), (7, 3), (9, 6)])
 def test_remainders_each_integer_exactly_once(lab, n, k):
     """n % k != 0 with n >= k: the last n % k integers belong to some worker too."""
     got = sorted(drain(lab.sharding.ShardedRange(n), "fork" if "fork" in start_methods() else "spawn", num_workers=k))
     assert got == list(range(n)), f"ShardedRange({n}) over {k} workers: expected each of 0..{n - 1} exactly once, got (sorted) {got}"
+
+
+@pytest.mark.workers
+@pytest.mark.timeout(90)
+def test_workers_shard_after_a_pass_in_the_main_process(lab):
+    """Iterating the dataset once in the main process (to count it, say) must not fix which share a worker takes."""
+    ds = lab.sharding.ShardedRange(4)
+    assert list(ds) == [0, 1, 2, 3], "without workers: expected 0..3"
+    got = sorted(drain(ds, "fork" if "fork" in start_methods() else "spawn", num_workers=2))
+    assert got == [0, 1, 2, 3], (f"after list(ds) in the main process, 2 workers should still yield each of 0..3 once, got (sorted) "
+                                 f"{got}: read get_worker_info() in every __iter__ and keep nothing of it on the dataset")
 
 
 @pytest.mark.workers
@@ -111,6 +131,13 @@ def test_files_bom_and_other_line_boundaries_either_way(lab, tmp_path):
     allowed = [[bom + "b0", "b1", *rest] for bom in ("\ufeff", "")
                for rest in (["v0\x0bv1\x0cv2", "x0\x85x1\u2028x2"], ["v0", "v1", "v2", "x0", "x1", "x2"])]
     assert got in allowed, f"over files {contents!r}:\n  expected one of {allowed!r}\n  got {got!r}"
+
+
+def test_files_a_mark_inside_a_file_is_kept(lab, tmp_path):
+    """Only a byte order mark at the very start of a file may go: one inside it is an ordinary character."""
+    contents = ["x\n\ufeffy\n"]
+    got = list(lab.sharding.ShardedFiles(write_shards(tmp_path, contents)))
+    assert got == ["x", "\ufeffy"], f"over a file {contents[0]!r}: expected ['x', '\\ufeffy'], got {got!r}"
 
 
 def test_files_in_the_order_given(lab, tmp_path):

@@ -62,6 +62,21 @@ def test_rejects_a_file_that_is_not_whole_tokens(lab, tmp_path):
         lab.tokens.TokenWindows(path, block_size=1)
 
 
+def test_rejects_a_file_that_is_not_whole_tokens_of_its_dtype(lab, tmp_path):
+    path = tmp_path / "six.bin"
+    path.write_bytes(bytes(6))  # three uint16 tokens, but not whole uint32 ones
+    with pytest.raises(ValueError):
+        lab.tokens.TokenWindows(path, block_size=1, dtype=np.uint32)
+
+
+def test_uint32_ids_beyond_int32_come_back_exact(lab, tmp_path):
+    path = tmp_path / "big_ids.bin"
+    np.array([3_000_000_000, 4_294_967_295, 7], dtype=np.uint32).tofile(path)
+    x, y = lab.tokens.TokenWindows(path, block_size=2, dtype=np.uint32)[0]
+    assert (x.tolist(), y.tolist()) == ([3_000_000_000, 4_294_967_295], [4_294_967_295, 7]), \
+        f"uint32 ids above 2**31 should come back as they are (widen straight to int64), got ({x.tolist()}, {y.tolist()})"
+
+
 def test_other_dtypes(lab, tmp_path):
     path = tmp_path / "wide.bin"
     np.array([70000, 1, 2, 3], dtype=np.uint32).tofile(path)
@@ -84,6 +99,40 @@ def test_pickles_small_after_use(lab, tmp_path):
     assert size < 2000, f"pickled after read_batch and __getitems__ to {size} bytes: keep no memmap they used in the pickle"
     clone = pickle.loads(pickle.dumps(ds))
     assert clone[5][0].tolist() == ds[5][0].tolist(), "an unpickled copy should read the same windows as the dataset"
+
+
+def test_pickles_small_after_reading_a_long_window(lab, tmp_path):
+    path = tmp_path / "big.bin"
+    np.arange(100_000, dtype=np.uint16).tofile(path)
+    ds = lab.tokens.TokenWindows(path, block_size=4096)  # a window is 4,097 tokens, 8 kB
+    ds[3]
+    size = len(pickle.dumps(ds))
+    assert size < 4096, f"pickled after ds[3] to {size} bytes: keep no window (or any token) on the dataset"
+
+
+def test_windows_of_an_int64_file_are_their_own_tensors(lab, tmp_path):
+    """An int64 file needs no widening, but x and y still may not view the read-only memmap."""
+    path = tmp_path / "wide.bin"
+    np.arange(64, dtype=np.int64).tofile(path)
+    x, y = lab.tokens.TokenWindows(path, block_size=8, dtype=np.int64)[0]
+    before = x.clone(), y.clone()
+    with open(path, "r+b") as f:
+        f.write((np.arange(64, dtype=np.int64) + 1000).tobytes())
+    assert torch.equal(x, before[0]) and torch.equal(y, before[1]), \
+        "rewriting the file changed x or y read before: they view the memmap; copy the window (astype copies, copy=False does not)"
+
+
+def test_len_of_an_empty_file_is_0(lab, tmp_path):
+    path = tmp_path / "empty.bin"
+    path.write_bytes(b"")
+    got = len(lab.tokens.TokenWindows(path, block_size=1))
+    assert got == 0, f"len() of a dataset over an empty file should be 0 (count from the file's size), got {got!r}"
+
+
+def test_getitems_gives_tuples_equal_to_the_per_item_reads(lab, token_file):
+    ds = lab.tokens.TokenWindows(token_file, block_size=4)
+    (pair,) = ds.__getitems__([0])
+    assert isinstance(pair, tuple), f"__getitems__ should return (x, y) tuples, as ds[i] does, got a {type(pair).__name__}"
 
 
 def test_getitems_returns_the_per_item_windows(lab, token_file):
@@ -129,12 +178,13 @@ def memmap_reads(call):
 
 
 def test_read_batch_gathers_the_batch_in_one_read(lab, token_file, monkeypatch):
-    """Counts how often the memmap is indexed: at most twice per batch (one gather), not once per window."""
+    """Counts how often the memmap is indexed: once per batch (one gather), not once per window nor once for x and y."""
     monkeypatch.setattr(np, "memmap", CountingMemmap)
     ds = lab.tokens.TokenWindows(token_file, block_size=4)
     ds.read_batch([0])  # opens the memmap
     reads = memmap_reads(lambda: ds.read_batch(list(range(16))))
-    assert reads <= 2, f"read_batch of 16 windows took {reads} reads of the memmap; gather them with one fancy index"
+    assert reads <= 1, (f"read_batch of 16 windows took {reads} reads of the memmap; gather them with one fancy index of a "
+                        "(B, T + 1) block, and take x and y as its two slices")
 
 
 def test_getitems_reads_no_more_than_read_batch(lab, token_file, monkeypatch):

@@ -124,6 +124,23 @@ WITNESSES = {
     "wrong/tokens/getitems_stack_fails_on_empty": ["test_tokens.py::test_getitems_of_no_index_is_empty_even_for_an_empty_file"],
     "wrong/tokens/memmap_opened_in_init": ["lab d: pickles small right after __init__",
                                            "test_tokens.py::test_read_batch_of_no_index_has_no_rows_even_for_an_empty_file"],
+    "wrong/bucketing/drop_last_empty_dataset_crashes": ["test_bucketing.py::test_empty_lengths_yield_no_batch"],
+    "wrong/bucketing/drop_last_truncates_permutation": ["test_bucketing.py::test_drop_last_drops_an_end_of_the_sorted_pool"],
+    "wrong/bucketing/merges_small_final_pool": ["test_bucketing.py::test_a_final_pool_smaller_than_a_batch_stays_a_pool"],
+    "wrong/bucketing/none_batch_order_from_fresh_generator": ["test_bucketing.py::test_without_a_generator_one_pool_gets_a_new_batch_order"],
+    "wrong/collate/lengths_in_input_dtype": ["test_collate.py::test_narrow_sequences_longer_than_their_dtype_holds"],
+    "wrong/collate/labels_are_input_ids_without_padding": ["test_collate.py::test_the_three_tables_share_no_memory"],
+    "wrong/collate/real_zeros_become_pad": ["test_collate.py::test_a_real_zero_stays_a_zero_with_another_pad_id"],
+    "wrong/sharding/files_bom_stripped_every_line": ["test_sharding.py::test_files_a_mark_inside_a_file_is_kept"],
+    "wrong/sharding/range_caches_shard_on_first_iter": ["test_sharding.py::test_workers_shard_after_a_pass_in_the_main_process"],
+    "wrong/sharding/range_numpy_ints_in_workers": ["test_sharding.py::test_range_yields_python_ints_in_workers"],
+    "wrong/seeding/rng_replaced_only_if_generator_or_none": ["test_seeding.py::test_an_rng_of_another_type_is_replaced_too"],
+    "wrong/tokens/pickles_last_window_cache": ["test_tokens.py::test_pickles_small_after_reading_a_long_window"],
+    "wrong/tokens/len_opens_memmap_fails_on_empty": ["test_tokens.py::test_len_of_an_empty_file_is_0"],
+    "wrong/tokens/int64_windows_view_the_memmap": ["test_tokens.py::test_windows_of_an_int64_file_are_their_own_tensors"],
+    "wrong/tokens/size_check_assumes_two_bytes": ["test_tokens.py::test_rejects_a_file_that_is_not_whole_tokens_of_its_dtype"],
+    "wrong/tokens/widens_through_int32": ["test_tokens.py::test_uint32_ids_beyond_int32_come_back_exact"],
+    "wrong/tokens/getitems_pairs_as_lists": ["test_tokens.py::test_getitems_gives_tuples_equal_to_the_per_item_reads"],
 }
 
 

@@ -119,6 +119,23 @@ def check_epoch_partitions_the_indices(ctx):
             expect(indices == want, f"{call}: expected every index of range({n}) exactly once, got {show(indices)}")
             want_sizes = sorted([bs] * (n // bs) + ([short] if short else []))
             expect(sizes == want_sizes, f"{call}: expected batch sizes {want_sizes}, got {sizes} (only the final pool may leave a short batch)")
+    # drop_last drops the short batch, which is one end of the sorted final pool: with one pool over distinct lengths, the
+    # indices not yielded are those of the 5 shortest or the 5 longest lengths, in every epoch (never 5 drawn at random).
+    (pool,) = ctx.boundaries(one_pool_drop_last_distinct_lengths=1000)
+    lengths = [(11 * i) % 37 for i in range(37)]
+    got = run(ctx, lengths, 8, pool, True, seed=7, count=6, replay=False)
+    ends = ({i for i, x in enumerate(lengths) if x < 5}, {i for i, x in enumerate(lengths) if x >= 32})
+    for epoch in got["epochs"]:
+        yielded = {i for b in batches_of(epoch) for i in b if isinstance(i, int)}
+        if len(yielded) != 32 or not yielded <= set(range(37)):
+            continue  # how many indices come back is judged above
+        by_length = sorted(yielded, key=lambda i: lengths[i])
+        if sorted(map(sorted, batches_of(epoch))) != sorted(sorted(by_length[k : k + 8]) for k in range(0, 32, 8)):
+            continue  # batches that are not slices of the length order: sorting is check_huge_pool_gives_sorted_slices's
+        dropped = set(range(37)) - yielded
+        expect(dropped in ends, f"{call_text(37, 8, pool, True)} over 37 distinct lengths (one pool): the indices not yielded "
+               f"have lengths {sorted(lengths[i] for i in dropped)}; expected the short batch of the sorted pool, the 5 shortest "
+               "([0, 1, 2, 3, 4]) or the 5 longest ([32, ..., 36]): sort and slice first, then drop the short batch")
 
 
 def check_huge_pool_gives_sorted_slices(ctx):
@@ -153,6 +170,20 @@ def check_pools_cut_padding_and_one_batch_pools_do_not(ctx):
     single = padded_fraction(lengths, batches_of(run(ctx, lengths, 32, pools_of_1, count=1, replay=False)["epochs"][0]))
     expect(single > 0.35, f"with pool_batches=1 the padded fraction was {single:.1%}; pools of one batch cannot sort across batches, "
            "so it should stay near random batching's 45 %: sort within each pool, not the whole dataset")
+    # A final pool smaller than a batch stays a pool of its own: over 5 distinct lengths in batches of 2 with pools of
+    # one batch, the short batch is the last permuted index, each of the 5 about as often; one merged into the pool
+    # before it would hold the longest (or shortest) of three, 3 times in 5.
+    (pools_of_one,) = ctx.boundaries(final_pool_smaller_than_a_batch=1)
+    got = run(ctx, [0, 1, 2, 3, 4], 2, pools_of_one, False, seed=11, count=300, replay=False)
+    singles = [b[0] for epoch in got["epochs"] for b in batches_of(epoch) if len(b) == 1]
+    # A short batch in most epochs (how many there are is check_epoch_partitions_the_indices's), and not always the same
+    # index (no fresh permutation at all is check_generator_replays_and_advances's).
+    if len(singles) >= 200 and len(set(singles)) > 1:
+        top = max(singles.count(0), singles.count(4)) / len(singles)
+        expect(top < 0.4, f"{call_text(5, 2, 1, False)} over lengths [0, 1, 2, 3, 4], 300 epochs: the short batch held "
+               f"index {0 if singles.count(0) > singles.count(4) else 4} in {top:.0%} of them, where pools of one batch cut in "
+               "order give each index about 20 %: the final pool (one index here) is a pool of its own, never merged into "
+               "the one before it")
 
 
 def three_epochs(ctx):
@@ -225,3 +256,16 @@ def check_without_generator_follows_torch_global_seed(ctx):
     expect(got["other_globals"] == got["first"],
            "reseeding NumPy or random changed the epoch: with generator=None only torch's global RNG may be used")
     expect(got["other_torch"] != got["first"], "a different torch.manual_seed gave the same epoch: the epoch must come from torch's global RNG")
+    # One pool over distinct lengths: the batches are the same slices every epoch, so only the batch order can change,
+    # and it too must come from torch's global RNG (a generator made without a seed repeats one order every epoch).
+    (one_pool,) = ctx.boundaries(one_pool_distinct_lengths=1000)
+    distinct = [(7 * i) % 64 for i in range(64)]
+    got = ctx.probe("bucketing:without_generator", lengths=distinct, batch_size=8, torch_seed=2024, pool_batches=one_pool)
+    firsts = [min(distinct[i] for i in b) for b in batches_of(got["first"])]
+    if firsts in (sorted(firsts), sorted(firsts, reverse=True)):
+        return  # the batches in length order: not shuffled at all, which check_batch_order_is_shuffled judges
+    expect(got["first"] != got["second"], f"generator=None, one pool over 64 distinct lengths (pool_batches={one_pool}), batch_size 8: "
+           "two epochs in a row gave the same batches in the same order; the batch order must be drawn from torch's global "
+           "RNG too (a torch.Generator() made without a seed gives the same order every epoch)")
+    expect(got["first"] == got["replay"], "with one pool over distinct lengths, after the same torch.manual_seed, generator=None "
+           "gave a different batch order: draw it from torch's global RNG")

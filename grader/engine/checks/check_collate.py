@@ -17,6 +17,7 @@ from __future__ import annotations
 from grader.engine.checks.collate_tables import (
     KEYS,
     call_text,
+    expected,
     first_problem,
     narrow_cases,
     no_table,
@@ -51,6 +52,9 @@ EMPTY_CASES = {"one_empty": {"seqs": [[]]}, "empty_first": {"seqs": [[], [3, 4]]
 DTYPE_LIMITS = [{"seqs": [[lo, hi, 0], [hi], [lo, 1]], "dtype": dtype, "pad_id": 0}
                 for dtype, (lo, hi) in {"int32": (-(2**31), 2**31 - 1), "int16": (-(2**15), 2**15 - 1),
                                         "int8": (-128, 127), "uint8": (0, 255)}.items()]
+#: Sequences longer than the dtype's largest value: a length, a position or a count kept in the input's dtype overflows.
+LENGTHS_BEYOND_THE_DTYPE = [{"seqs": [[1] * 300, [2]], "dtype": "uint8", "pad_id": 0},
+                            {"seqs": [[3], [4] * 200], "dtype": "int8", "pad_id": 0}]
 #: Batches where no row needs padding, in every integer dtype, and one row alone.
 NO_PADDING = [{"seqs": [[1, 2], [3, 4]], "dtype": dtype} for dtype in ("int32", "int16", "int8", "uint8", "int64")]
 #: The docstring's examples of a pad_id the input dtype cannot hold.
@@ -126,6 +130,18 @@ def check_attention_mask_marks_real_tokens(ctx):
                            pad_id_minus_100=PAD_ID_MINUS_100, ids_beyond_2_24=IDS_BEYOND_2_24,
                            ids_beyond_2_53=IDS_BEYOND_2_53) + random_cases(ctx.rng("attention_mask"))
     expect(not (p := first_problem(cases, run(ctx, cases), table_problem("attention_mask"))), p)
+    # An empty sequence's row is all 0: a row with no real token marks none. A call that raises or a table of another
+    # shape is check_empty_sequences_keep_their_row's to judge, so only a mask of the right shape is judged here.
+    (empty_first, empty_between) = ctx.boundaries(mask_empty_first=EMPTY_CASES["empty_first"],
+                                                  mask_empty_between=EMPTY_CASES["empty_between"])
+    empty = [empty_first, empty_between]
+    judge = table_problem("attention_mask")
+    for case, got in zip(empty, run(ctx, empty)):
+        have = table(got, "attention_mask") if "error" not in got else None
+        want = expected(case)["attention_mask"]
+        if have is not None and [len(row) for row in have] == [len(row) for row in want]:
+            expect(not (p := judge(case, got)), p and f"{call_text(case)}:\n{p}\n  (an empty sequence has no real token, so "
+                   "its row of the mask is all 0)")
 
 
 def check_labels_are_ids_with_minus_100_at_padding(ctx):
@@ -170,7 +186,8 @@ def check_any_integer_dtype_gives_the_same_tables(ctx):
     Compares the submission with itself, values as ints: what the tables
     hold is the value checks' promise, their dtype check_tables_are_int64_b_by_t's.
     """
-    cases = with_twins(ctx.boundaries(dtype_limits=DTYPE_LIMITS)[0] + narrow_cases(ctx.rng("edge_cases")))
+    limits, longer = ctx.boundaries(dtype_limits=DTYPE_LIMITS, lengths_beyond_the_dtype=LENGTHS_BEYOND_THE_DTYPE)
+    cases = with_twins(limits + longer + narrow_cases(ctx.rng("edge_cases")))
 
     def judge(case, got, twin):
         for key in KEYS:
@@ -238,7 +255,8 @@ def check_pad_id_outside_the_input_dtype(ctx):
 
 
 def check_inputs_are_not_modified(ctx):
-    """Proves pad_collate leaves its input tensors unchanged and returns tensors that share no memory with them.
+    """Proves pad_collate leaves its input tensors unchanged and returns tensors that share no memory with them and do
+    not overlap each other (a write into one never reaches another).
 
     The tensors are compared as objects: reordering the list itself is
     allowed (the rows must still follow the order as passed, which the value
@@ -255,6 +273,9 @@ def check_inputs_are_not_modified(ctx):
             return "  the input tensors were modified; pad_collate must not write into them"
         if got.get("shares_memory"):
             return "  an output tensor shares memory with an input tensor; build new tensors (e.g. torch.full + copy)"
+        if got.get("tables_share_memory"):
+            return ("  writing into one of the returned tensors changed another (one is a view of the other, labels is "
+                    "input_ids itself, say); make each its own tensor, so that writing into labels never changes input_ids")
         return None
 
     expect(not (p := first_problem(cases, run(ctx, cases), judge)), p)

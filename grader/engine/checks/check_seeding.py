@@ -172,6 +172,39 @@ def check_dataset_rng_is_replaced_in_workers(ctx):
                    "(dataset.rng = np.random.default_rng(seed) on get_worker_info().dataset)")
             expect(seeded(row, "rng"), f"{where}, dataset.rng drew {row['rng']}, the dataset's own stream: replace it on the "
                    "worker's copy, get_worker_info().dataset (dataset.rng = np.random.default_rng(seed))")
+    # Whatever the rng's value: an rng of another type (a RandomState, a random.Random) is replaced too.
+    _reference, rows = simulated(ctx, ctx.boundaries(rng_is_a_random_state=SIMULATED_CASES["rng_is_a_random_state"],
+                                                     rng_is_a_python_random=SIMULATED_CASES["rng_is_a_python_random"]))
+    for row in rows:
+        where = f"seed_worker(0) in a worker over {dataset_words(row)}"
+        expect("error" not in row, f"{where} raised {row.get('error')}")
+        expect(row["rng_type"] == "Generator", f"{where} left dataset.rng a {row['rng_type']}: the attribute is replaced "
+               "whatever its value (np.random.default_rng(seed)), or every worker keeps drawing the same stream")
+
+
+#: The seed of the simulated worker's torch (bit 31 set, above 2**32: the seed is reduced modulo 2**32 first).
+SIMULATED_SEED = 2**32 + 2**31 + 11
+
+
+def simulated(ctx, named):
+    """The simulated worker's results (probe seeding:simulated_worker, one run per grading): the instance's Generator
+    (every case's reference), and the results of ``named``, cases of SIMULATED_CASES in order."""
+    everything = [{"where": "instance", "kind": "generator"}, *SIMULATED_CASES.values()]
+    results = shared_probe(ctx, "seeding:simulated_worker", cases=everything, seed=SIMULATED_SEED,
+                           case="seed_worker(0) with get_worker_info() naming the dataset, in the probe's own process")
+    return results[0], [results[1 + list(SIMULATED_CASES.values()).index(case)] for case in named]
+
+
+#: The datasets of the simulated worker: an rng of another type on the instance, and an rng defined by the class.
+SIMULATED_CASES = {"rng_is_a_random_state": {"where": "instance", "kind": "random_state"},
+                   "rng_is_a_python_random": {"where": "instance", "kind": "python_random"},
+                   "class_rng_is_a_generator": {"where": "class", "kind": "generator"}}
+
+
+def dataset_words(case):
+    kind = {"random_state": "np.random.RandomState(0)", "python_random": "random.Random(0)", "none": "None",
+            "generator": "np.random.default_rng(12345)"}[case["kind"]]
+    return f"a dataset whose {'class defines' if case['where'] == 'class' else 'instance has'} rng = {kind}"
 
 
 def replaced(row, rng_none=False):
@@ -221,6 +254,18 @@ def check_class_level_rng_is_replaced_too(ctx):
         expect(replaced(row) or not replaced(reference), f"in a fork worker with torch.initial_seed() = {initial_seed}, over a "
                "dataset whose class defines rng (class attribute, none on the instance), dataset.rng still draws the class's "
                "stream after seed_worker: hasattr finds it, so replace it (setting dataset.rng on the instance)")
+    # The new rng goes on the instance, and the class keeps its own (other instances still share it): judged where the
+    # submission replaces an instance's Generator by default_rng(seed) at all (that is the other checks' promise). A
+    # class rng of None is check_rng_none_is_replaced_too's value, so the class case here holds a Generator.
+    reference, rows = simulated(ctx, ctx.boundaries(class_rng_is_a_generator=SIMULATED_CASES["class_rng_is_a_generator"]))
+    if "error" in reference or not reference["seeded"]:
+        return  # an instance's rng not replaced by default_rng(seed): the other checks' promise
+    for row in rows:
+        where = f"seed_worker(0) in a worker over {dataset_words(row)}"
+        expect("error" not in row, f"{where} raised {row.get('error')}, although it works where the instance has the rng")
+        expect(row["own"] and row["class_kept"], f"{where}: expected a new rng set on the instance (vars(dataset)['rng']), "
+               f"the class's own left as it was; got {'an instance attribute' if row['own'] else 'no instance attribute'}, "
+               f"{'the class attribute kept' if row['class_kept'] else 'the class attribute changed'}")
 
 
 def check_dataset_without_rng_is_left_alone(ctx):

@@ -13,7 +13,7 @@ newline, a byte order mark).
 
 from __future__ import annotations
 
-from grader.engine.checks.support import FORKING_METHODS, WORKER_TIMEOUT_S, expect, shared_probe, show
+from grader.engine.checks.support import FORKING_METHODS, WORKER_TIMEOUT_S, ProbeProblem, expect, shared_probe, show
 
 #: Files of plain lines, each ending in "\n": the sharding checks' data (their lines' reading is not what they judge).
 PLAIN = ["a0\na1\na2\n", "b0\n", "c0\nc1\n", "d0\n", "e0\ne1\ne2\n", "f0\n", "g0\ng1\n", "h0\n", "i0\n", "j0\nj1\n"]
@@ -64,12 +64,25 @@ def check_range_without_workers_yields_0_to_n_minus_1(ctx):
 
 
 def check_range_yields_python_ints(ctx):
-    """Proves iterating ShardedRange(n) without workers yields plain Python ints (not NumPy integers or tensors)."""
+    """Proves iterating ShardedRange(n) yields plain Python ints (not NumPy integers or tensors), without workers and in
+    real fork workers (read from the pool of check_range_exactly_once_in_real_workers)."""
     ns = range_sizes(ctx)
     for n, got in zip(ns, shared_probe(ctx, "sharding:range_in_process", ns=ns)):
         expect(got["first"] or not n, f"ShardedRange({n}) yielded nothing, so the type of its items could not be seen")
         types = sorted({t for t, _ in got["first"]})
         expect(set(types) <= {"int"}, f"ShardedRange({n}) should yield Python ints, got items of type {types}")
+    # Inside real workers too: the fork pool of check_range_exactly_once_in_real_workers (no pool of its own). A pool that
+    # failed is that check's to judge.
+    cases = range_cases(ctx)
+    try:
+        runs = shared_probe(ctx, "sharding:range_in_workers", timeout=WORKER_TIMEOUT_S, cases=cases, start_method="fork",
+                            case="with fork workers, for " + ", ".join(f"n={n} with num_workers={k}" for n, k in cases))
+    except ProbeProblem:
+        return
+    for run in runs:
+        expect(set(run["types"]) <= {"int"}, f"DataLoader(ShardedRange({run['n']}), num_workers={run['k']}, batch_size=None): "
+               f"the workers yielded items of type {run['types']}; expected Python ints there too (batch_size=None hands each "
+               "item on as it is, so a NumPy integer reaches the training loop)")
 
 
 def later_pass_problem(got, what):
@@ -126,8 +139,8 @@ def check_range_exactly_once_in_real_workers(ctx):
     for method in FORKING_METHODS:
         chosen = cases if method == "fork" else [(5, 2)]
         cases_in_words = ", ".join(f"n={n} with num_workers={k}" for n, k in chosen)
-        for run in ctx.probe("sharding:range_in_workers", timeout=WORKER_TIMEOUT_S, cases=chosen, start_method=method,
-                             case=f"with {method} workers, for {cases_in_words}"):
+        for run in shared_probe(ctx, "sharding:range_in_workers", timeout=WORKER_TIMEOUT_S, cases=chosen, start_method=method,
+                                case=f"with {method} workers, for {cases_in_words}"):
             n, k = run["n"], run["k"]
             got, want = sorted(v for _, _, v in run["items"]), sorted(run["alone"])
             expect(want or not n, f"ShardedRange({n}) yields nothing without workers, so what its workers yield could not be "
@@ -136,6 +149,46 @@ def check_range_exactly_once_in_real_workers(ctx):
                    f"  expected each integer it yields without workers, {show(want)}, exactly once over all workers\n"
                    f"  got (sorted) {show(got)}")
             expect(all(pid != run["probe_pid"] for _, pid, _ in run["items"]), "items came from the main process, not from workers")
+    # Worker counts a pool per case would make costly, and a dataset iterated in the main process before the workers
+    # get it: the workers are simulated in one process (torch's worker information set for one worker after the other).
+    simulated = [{"n": n, "k": k, "main_pass_first": first} for n, k, first in ctx.boundaries(
+        n_9_k_6_rounded_blocks=(9, 6, False), n_10_k_4_rounded_blocks=(10, 4, False), n_11_k_6_rounded_blocks=(11, 6, False),
+        n_4_k_2_after_a_main_pass=(4, 2, True))]
+    huge = [{"n": n, "k": k, "bounds_only": True} for n, k in ctx.boundaries(
+        n_2_53_plus_1_k_1=(2**53 + 1, 1), n_2_53_plus_1_k_3=(2**53 + 1, 3))]
+    for run in ctx.probe("sharding:range_in_simulated_workers", cases=simulated + huge, case="with simulated workers"):
+        n, k = run["n"], run["k"]
+        if run.get("bounds_only"):
+            problem = huge_range_problem(n, run["shares"])
+            expect(problem is None, f"{k} workers (simulated) over ShardedRange({n}), their range iterators read without "
+                   f"iterating: {problem}; compute the bounds with integers (// and %), never with float division")
+            continue
+        got, want = sorted(v for share in run["shares"] for v in share), sorted(run["alone"])
+        before = "after one pass over the dataset in the main process, " if run["main_pass_first"] else ""
+        if before and len(set(got)) == len(got):
+            continue  # after a main pass only a share fixed there shows (integers twice); a pass that yields less is fresh-iter's
+        expect(got == want, f"{before}{k} workers (worker information read with get_worker_info() in each) over ShardedRange({n}):\n"
+               f"  expected each integer it yields without workers, {show(want)}, exactly once over all workers\n"
+               f"  got (sorted) {show(got)}, worker by worker {show(run['shares'])}"
+               + ("\n  (read which worker runs in every __iter__; keep nothing of it on the dataset)" if before else ""))
+
+
+def huge_range_problem(n, shares):
+    """Why the workers' ranges ([start, stop, step] each) do not hold each integer of 0..n-1 exactly once, or None; also
+    None when a worker's iterator is no range iterator (only iterating it, 2**53 items, could tell)."""
+    if any(share is None for share in shares):
+        return None
+    ranges = [range(*share) for share in shares]
+    if sum(len(r) for r in ranges) != n:
+        return f"together they hold {sum(len(r) for r in ranges):,} integers, not n = {n:,}"
+    outside = [r for r in ranges if len(r) and (min(r[0], r[-1]) < 0 or max(r[0], r[-1]) >= n)]
+    if outside:
+        return f"{outside[0]} reaches outside 0..n-1"
+    for x in sorted({0, 1, n - 2, n - 1, *(r[0] for r in ranges if len(r)), *(r[-1] for r in ranges if len(r))}):
+        holders = sum(x in r for r in ranges)
+        if holders != 1:
+            return f"{x:,} is in {holders} workers' ranges"
+    return None
 
 
 def check_files_remove_only_the_line_ending(ctx):
@@ -183,7 +236,8 @@ def restore(lines, files):
 
 
 def check_files_bom_and_other_boundaries_either_way(ctx):
-    """Proves a byte order mark at a file's start is kept on its first line or removed, and the other line boundaries of
+    """Proves a byte order mark at a file's start is kept on its first line or removed (one inside the file is kept, as
+    any character), and the other line boundaries of
     str.splitlines (\\v, \\f, \\x1c-\\x1e, \\x85, \\u2028, \\u2029) all end a line or all stay inside it.
 
     Compares each file with the same submission reading a control file (no
@@ -191,8 +245,9 @@ def check_files_bom_and_other_boundaries_either_way(ctx):
     line endings are read otherwise is the other line checks' promise.
     """
     split, keep = either_way_controls(EITHER_WAY)
-    bom, either_way = ctx.boundaries(bom=BOM + "b0\nb1\n", every_other_boundary=EITHER_WAY)
-    contents = [bom, "b0\nb1\n", *either_way, *split, *keep]
+    bom, either_way, bom_inside = ctx.boundaries(bom=BOM + "b0\nb1\n", every_other_boundary=EITHER_WAY,
+                                                 bom_inside_a_file="b0\n" + BOM + "b1\n")
+    contents = [bom, "b0\nb1\n", *either_way, *split, *keep, bom_inside]
     got = ctx.probe("sharding:files_each", contents=contents, case="over files with a byte order mark and other line boundaries")
     with_bom, control = got[0], got[1]
     expect(all(got[1:2] + got[2 + len(EITHER_WAY) :]), f"ShardedFiles([path]) yields nothing for some of the plain files "
@@ -200,6 +255,11 @@ def check_files_bom_and_other_boundaries_either_way(ctx):
     bom_readings = [control, [BOM + control[0], *control[1:]] if control else control]
     expect(with_bom in bom_readings, f"ShardedFiles([path]) over a file holding {show(contents[0])}: expected what the same file "
            f"without its byte order mark gives, {show(control)}, with or without the mark on the first line; got {show(with_bom)}")
+    inside = got.pop()
+    want_inside = [control[0], BOM + control[1]] if len(control) == 2 else None
+    expect(want_inside is None or inside == want_inside, f"ShardedFiles([path]) over a file holding {show(bom_inside)}: expected "
+           f"{show(want_inside)}: only a mark at the start of a file may be removed, one inside it is a character of its line; "
+           f"got {show(inside)}")
     k = len(EITHER_WAY)
     have = [line for lines in got[2 : 2 + k] for line in lines]
     readings = [[line for lines in got[2 + k : 2 + 2 * k] for line in lines],

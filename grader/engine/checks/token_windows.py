@@ -117,16 +117,16 @@ def index_boundaries(ctx, length):
 def batch_geometry(ctx, rng, name):
     """(file spec, block, stride) of the batch checks, shaped so that the boundaries decide whatever the seed:
 
-    - the file's tokens end inside the window after the last one ((n - block) % stride != 0, so stride >= 2): a
-      len() one too long (counting a window that needs one token past the end) gives the right count here, since
-      what len() counts is check_len_counts_the_windows_that_fit's promise, not the batch checks' on some draws;
+    - the last window ends on the file's last token ((n - block - 1) % stride == 0, so (n - block) % stride == 1
+      with stride >= 2): a len() one too long (counting a window that needs one token past the end) and a len()
+      rounded up (ceil division by stride) both give the right count here, since what len() counts is
+      check_len_counts_the_windows_that_fit's promise, not the batch checks' on some draws;
     - block >= 2 * stride, so the offsets of window -len - 1 stay within -n: unchecked, NumPy wraps them to the
       file's end without an error of its own, and only the submission's own check can raise IndexError.
     """
     stride = int(rng.integers(2, 6))
     block = int(rng.integers(2 * stride, 2 * stride + 8))
-    n = int(rng.integers(120, 300))
-    n += (n - block) % stride == 0
+    n = block + 1 + stride * int(rng.integers(120 // stride, 300 // stride))  # (n - block - 1) % stride == 0
     return file_spec(ctx, name, n=n), block, stride
 
 

@@ -76,10 +76,10 @@ def epochs(lengths, batch_size, pool_batches, drop_last, seed, count, replay=Tru
     return result
 
 
-def without_generator(lengths, batch_size, torch_seed):
+def without_generator(lengths, batch_size, torch_seed, pool_batches=50):
     """generator=None: epochs after torch.manual_seed(s), again after re-seeding, and after seeding NumPy/random only."""
     module = load_submission("bucketing")
-    sampler = module.BucketBatchSampler(lengths, batch_size)
+    sampler = module.BucketBatchSampler(lengths, batch_size, pool_batches=pool_batches)
     torch.manual_seed(torch_seed)
     first, second = _epoch(sampler), _epoch(sampler)
     torch.manual_seed(torch_seed)

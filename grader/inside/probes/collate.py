@@ -29,11 +29,29 @@ def _report(out):
     return {"type": "dict", "keys": keys}
 
 
+def _writes_reach_another(tensors):
+    """Whether writing into one of ``tensors`` changes another (a view of it, or an overlapping part of one buffer):
+    each is written in turn (every element + 1) and restored. Slices of one buffer that do not overlap pass."""
+    tensors = [t for t in tensors if t.numel()]
+    for k, tensor in enumerate(tensors):
+        saved = [t.clone() for t in tensors]
+        try:
+            tensor.add_(1)
+        except Exception:  # a tensor that cannot be written in place cannot reach another either
+            continue
+        changed = any(not torch.equal(other, saved[j]) for j, other in enumerate(tensors) if j != k)
+        for t, before in zip(tensors, saved):
+            t.copy_(before)
+        if changed:
+            return True
+    return False
+
+
 def run_cases(cases):
     """Call pad_collate on each case: {"seqs": [[int]], "dtype": str, "pad_id": int or absent}.
 
     Per case: the returned value as data, whether the input tensors were
-    left unchanged, and whether an output shares memory with an input; or
+    left unchanged, whether an output shares memory with an input, and whether two outputs share memory; or
     the exception the call raised. The tensors are compared as objects, not
     by list position: the docstring lets pad_collate reorder the list itself.
     """
@@ -57,6 +75,7 @@ def run_cases(cases):
                     if isinstance(v, torch.Tensor)]
         report["tensors_returned"] = len(returned)
         report["shares_memory"] = any(v.numel() and v.untyped_storage().data_ptr() in input_ptrs for v in returned)
+        report["tables_share_memory"] = _writes_reach_another(returned)
         results.append(report)
     return results
 

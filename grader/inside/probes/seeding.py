@@ -66,7 +66,7 @@ class Draws(Dataset):
         rng = getattr(self, "rng", None)
         return {
             "index": i,
-            "initial_seed": torch.initial_seed(),
+            "initial_seed": str(torch.initial_seed()),  # a string: a seed of 2**63 or more does not fit collate's int64
             "numpy": float(np.random.random()),
             "random": random.random(),
             "rng": float(rng.random()) if isinstance(rng, (np.random.Generator, np.random.RandomState)) else -1.0,
@@ -82,7 +82,10 @@ def _rows(batch):
     untouched = batch["untouched"]
     befores = [{k: (v[j].item() if isinstance(v, torch.Tensor) else v[j]) for k, v in untouched.items()}
                for j in range(len(columns[0]))]
-    return [dict(zip(keys, row), untouched=before) for row, before in zip(zip(*columns), befores)]
+    rows = [dict(zip(keys, row), untouched=before) for row, before in zip(zip(*columns), befores)]
+    for row in rows:
+        row["initial_seed"] = int(row["initial_seed"])
+    return rows
 
 
 def outside_worker(seeds):
@@ -115,6 +118,53 @@ class ClassRngDraws(Draws):
 
     def __init__(self, n):
         super().__init__(n, with_rng=False)
+
+
+class _Plain:
+    """A dataset copy of the simulated worker: an rng (or none) on the instance or on its class, per case."""
+
+
+_RNG_KINDS = {"random_state": lambda: np.random.RandomState(0), "python_random": lambda: random.Random(0),
+              "generator": lambda: np.random.default_rng(12345), "none": lambda: None}
+
+
+def simulated_worker(cases, seed):
+    """For each {where: "instance" | "class", kind}: call seed_worker(0) as a worker would, without starting one: torch
+    is seeded with ``seed`` and torch's worker information (what ``get_worker_info()`` returns, however it was imported)
+    names a fresh dataset whose rng is ``kind`` (see _RNG_KINDS), set on the instance or defined by its class.
+
+    Per case: the type of ``dataset.rng`` after the call, whether the instance holds it (``own``), whether the class's
+    attribute is still the one it defined (``class_kept``), and whether the rng draws what ``default_rng(seed %
+    2**32)`` draws (``seeded``); or the exception the call raised."""
+    from torch.utils.data._utils import worker as torch_worker
+
+    module = load_submission("seeding")
+    out = []
+    for case in cases:
+        cls = type("Dataset", (_Plain,), {})
+        dataset = cls()
+        original = _RNG_KINDS[case["kind"]]()
+        setattr(cls if case["where"] == "class" else dataset, "rng", original)
+        torch.manual_seed(seed)
+        torch_worker._worker_info = torch_worker.WorkerInfo(id=0, num_workers=2, seed=seed, dataset=dataset)
+        try:
+            module.seed_worker(0)
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            out.append({**case, "error": error_text(exc)})
+            continue
+        finally:
+            torch_worker._worker_info = None
+        rng = getattr(dataset, "rng", None)
+        seeded = (isinstance(rng, np.random.Generator)
+                  and float(copy.deepcopy(rng).random()) == float(np.random.default_rng(seed % 2**32).random()))
+        out.append({**case, "rng_type": type(rng).__name__, "own": "rng" in vars(dataset),
+                    "class_kept": case["where"] != "class" or cls.__dict__.get("rng", _MISSING) is original, "seeded": seeded})
+    return out
+
+
+_MISSING = object()
 
 
 def in_workers(start_method, loader_seed, epochs=1, reruns=0, n=8, with_rng=True, rng_none=False, rng_on_class=False):

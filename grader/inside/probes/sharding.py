@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import pickle
 from pathlib import Path
@@ -67,15 +68,66 @@ def range_in_process(ns):
 
 
 def range_in_workers(cases, start_method):
-    """For each (n, k): what each of k real workers yielded for ShardedRange(n), and what a fresh ShardedRange(n)
-    yields in this process without workers (``alone``)."""
+    """For each (n, k): what each of k real workers yielded for ShardedRange(n), the type names of those items as the
+    workers yielded them (``types``: batch_size=None passes each item through unconverted, and pickling keeps a NumPy
+    integer one), and what a fresh ShardedRange(n) yields in this process without workers (``alone``)."""
     module = load_submission("sharding")
     out = []
     for n, k in cases:
         batches = tagged_run(module.ShardedRange(n), start_method, num_workers=k, batch_size=None)
         out.append({"n": n, "k": k, "probe_pid": os.getpid(), "items": [[w, pid, plain(x)] for w, pid, x in batches],
+                    "types": sorted({type(x).__name__ for _w, _pid, x in batches}),
                     "alone": [plain(x) for x in module.ShardedRange(n)]})
     return out
+
+
+def range_in_simulated_workers(cases):
+    """For each {n, k, main_pass_first}: what each of k workers yields for ShardedRange(n), the workers simulated in
+    this process: torch's worker information (what ``get_worker_info()`` returns, however it was imported) is set for
+    one worker after the other, each iterating its own pickled copy of the dataset, as a spawn worker gets it. With
+    ``main_pass_first`` the dataset is iterated once in this process before it is copied (as a DataLoader's dataset
+    often is, e.g. to count it). ``alone``: what a fresh ShardedRange(n) yields without workers. Costs no process:
+    many worker counts are tried for the price of one pass each. With ``bounds_only`` (n too large to iterate) each
+    share is the bounds of the worker's range iterator (:func:`_range_bounds`), and nothing is iterated."""
+    from torch.utils.data._utils import worker as torch_worker
+
+    module = load_submission("sharding")
+    out = []
+    for case in cases:
+        n, k = case["n"], case["k"]
+        dataset = module.ShardedRange(n)
+        if case.get("main_pass_first"):
+            for _ in dataset:
+                pass
+        shares = []
+        for worker_id in range(k):
+            copy = pickle.loads(pickle.dumps(dataset))
+            torch_worker._worker_info = torch_worker.WorkerInfo(id=worker_id, num_workers=k, seed=worker_id, dataset=copy)
+            try:
+                if case.get("bounds_only"):
+                    try:
+                        shares.append(_range_bounds(iter(copy)))
+                    except NotImplementedError:
+                        raise
+                    except Exception:  # an array of 2**53 integers, say: the bounds cannot be read, so none are judged
+                        shares.append(None)
+                else:
+                    shares.append([plain(x) for x in itertools.islice(copy, 4 * n + 8)])  # bounded: a stream that never ends
+            finally:
+                torch_worker._worker_info = None
+        alone = None if case.get("bounds_only") else [plain(x) for x in itertools.islice(module.ShardedRange(n), 4 * n + 8)]
+        out.append({**case, "shares": shares, "alone": alone})
+    return out
+
+
+def _range_bounds(iterator):
+    """[start, stop, step] of what a range iterator has left to yield, read from it without iterating (a stream of 2**53
+    integers cannot be iterated), or None for any other iterator (a generator, say), which only iterating could show."""
+    if type(iterator).__name__ not in ("range_iterator", "longrange_iterator"):
+        return None
+    _function, (whole,), position = iterator.__reduce__()
+    rest = whole[position:]
+    return [rest.start, rest.stop, rest.step]
 
 
 def write_files(contents, names=None):

@@ -58,14 +58,42 @@ def windows(file, cases, default_dtype=False):
     return out
 
 
+def windows_own_memory(n, block, dtype):
+    """Whether ds[0]'s x and y change when the file is rewritten after the read (they would if they viewed the
+    memmap, whose pages show the file as it is now): {"x": bool, "y": bool}, or the exception ds[0] raised."""
+    module = load_submission("tokens")
+    path = write_tokens("own_memory.bin", n, dtype, 5, 1000)
+    ds = module.TokenWindows(path, block, dtype=np.dtype(dtype))
+    try:
+        item = ds[0]
+    except NotImplementedError:
+        raise
+    except Exception as exc:
+        return {"error": error_text(exc, 200)}
+    if not (isinstance(item, tuple) and len(item) == 2 and all(isinstance(v, torch.Tensor) for v in item)):
+        return {"type": describe(item)}
+    before = [v.clone() for v in item]
+    with open(path, "r+b") as f:  # the same bytes count, other values: a view of the file would follow them
+        f.write((np.fromfile(path, dtype=dtype) + 1).astype(dtype).tobytes())
+    return {name: not torch.equal(value, saved) for name, value, saved in zip(("x", "y"), item, before)}
+
+
 def lengths(cases):
-    """For each {n, block, stride}: len(TokenWindows(...)) over a uint16 file of n tokens, or 'ExcType: message'."""
+    """For each {n, block, stride}: len(TokenWindows(...)) over a uint16 file of n tokens, or 'ExcType: message'
+    ('in __init__: ExcType: message' when the constructor raised)."""
     module = load_submission("tokens")
     out = []
     for i, case in enumerate(cases):
         path = write_tokens(f"tokens{i}.bin", case["n"], "uint16", 1, 100)
         try:
-            out.append(len(module.TokenWindows(path, case["block"], stride=case["stride"], dtype=np.uint16)))
+            ds = module.TokenWindows(path, case["block"], stride=case["stride"], dtype=np.uint16)
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            out.append("in __init__: " + error_text(exc, 200))
+            continue
+        try:
+            out.append(len(ds))
         except NotImplementedError:
             raise
         except Exception as exc:

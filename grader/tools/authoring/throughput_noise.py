@@ -23,7 +23,7 @@ from grader.sandbox import Sandbox
 from grader.tools.authoring import corpus
 
 #: The right answers measured beside the reference by default (corpus ids).
-DEFAULT_ANSWERS = ("right/tokens/sliding_window_view", "right/tokens/getitems_two_gathers",
+DEFAULT_ANSWERS = ("right/tokens/sliding_window_view", "right/tokens/reduce_reopens",
                    "right/tokens/memmap_per_call")
 
 

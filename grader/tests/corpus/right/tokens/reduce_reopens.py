@@ -98,7 +98,8 @@ class TokenWindows(Dataset):
     def __getitem__(self, i):
         i = self._index(i)
         window = self._memmap()[i * self.stride : i * self.stride + self.block_size + 1]
-        return torch.as_tensor(window, dtype=torch.long)[:-1], torch.as_tensor(window, dtype=torch.long)[1:]
+        window = torch.tensor(window, dtype=torch.long)  # a copy: never a view of the read-only memmap (int64 files too)
+        return window[:-1], window[1:]
 
     def read_batch(self, indices):
         """The pairs of __getitems__, stacked into two (B, T) tensors."""

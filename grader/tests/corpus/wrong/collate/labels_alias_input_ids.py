@@ -1,5 +1,5 @@
 # WRONG: labels is the same tensor as input_ids, so writing -100 into labels also overwrites the padding of input_ids.
-# breaks: collate.pad_id
+# breaks: collate.pad_id, collate.tables_independent
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

@@ -1,4 +1,5 @@
-# RIGHT: __getitems__ checks the indices as one NumPy array and gathers x and y with two fancy indexes (two reads of the memmap) instead of one (B, T + 1) block.
+# WRONG: gathers x and y with two fancy indexes (two reads of the memmap per batch) instead of one (B, T + 1) block; read_batch(list(range(16))) indexes the memmap twice, and the docstring says once.
+# breaks: tokens.read_batch_one_gather
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored
