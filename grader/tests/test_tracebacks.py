@@ -68,3 +68,16 @@ def test_paths_are_shown_relative_to_the_submission_or_the_package():
     assert tracebacks.display_path("/root/.venv/lib/python3.11/site-packages/numpy/core/x.py", STUDENT + "/") == "numpy/core/x.py"
     assert tracebacks.display_path("/root/.pyenv/versions/3.11.7/lib/python3.11/threading.py", STUDENT + "/") == "threading.py"
     assert tracebacks.display_path("/jail/lib/grader/inside/probes/common.py", STUDENT + "/") == "grader/inside/probes/common.py"
+
+
+def test_the_resource_trackers_shutdown_report_is_not_the_students_output():
+    """Two gradings of the same files differed only by this report (test_workflows' push-feedback test): it is left out,
+    and what the student printed around it is kept."""
+    from grader.engine.checks.support import without_shutdown_noise
+
+    noise = ("/usr/lib/python3.11/multiprocessing/resource_tracker.py:254: UserWarning: resource_tracker: There appear "
+             "to be 2 leaked semaphore objects to clean up at shutdown\n  warnings.warn('resource_tracker: There appear "
+             "to be %d '\n")
+    assert without_shutdown_noise(noise) == ""
+    assert without_shutdown_noise(f"mine before\n{noise}mine after\n") == "mine before\nmine after\n"
+    assert without_shutdown_noise("leaked semaphore objects, said the student\n") == "leaked semaphore objects, said the student\n"

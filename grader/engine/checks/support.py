@@ -37,6 +37,16 @@ WORKER_TIMEOUT_S = 60.0
 #: pytest-timeout (checks/pytest.ini) is only the backstop.
 CHECK_BUDGET_S = 3 * WORKER_TIMEOUT_S
 MAX_FLAGS_PER_CHECK = 24
+#: The standard library's resource tracker, at a probe's end, reporting semaphores that DataLoader worker processes
+#: left behind when the loader shut them down: whether it does depends on timing, never on the student's code, and
+#: the same files must get the same report (its warning line and the source line Python prints under it).
+_SHUTDOWN_NOISE = re.compile(r"^[^\n]*resource_tracker\.py:\d+: UserWarning: resource_tracker: There appear to be \d+ "
+                             r"leaked \w+ objects to clean up at shutdown\n(?:[ \t]+warnings\.warn\([^\n]*(?:\n|$))?", re.MULTILINE)
+
+
+def without_shutdown_noise(output: str) -> str:
+    """``output`` (a probe's captured stdout and stderr) without the resource tracker's reports of leaked objects."""
+    return _SHUTDOWN_NOISE.sub("", output)
 
 
 def runs_only(where, reason):
@@ -152,8 +162,8 @@ class Context:
                                "code. Look for an infinite loop, a worker that never returns, or a blocking call.")
         timeout = min(timeout, remaining)
         result = self.sandbox.run(f"{PROBES_PACKAGE}.{probe}", args, timeout=timeout)
-        if result.output:
-            self.outputs[self.current] = (self.outputs.get(self.current, "") + result.output)[-2000:]
+        if output := without_shutdown_noise(result.output or ""):
+            self.outputs[self.current] = (self.outputs.get(self.current, "") + output)[-2000:]
         seen = self.flags_by_check.setdefault(self.current, {})
         for flag in result.flags:
             if len(seen) < MAX_FLAGS_PER_CHECK:
