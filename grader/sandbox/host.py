@@ -45,7 +45,7 @@ from pathlib import Path
 
 from grader.isolation import Isolation, check_level, meets
 from grader.registry import CONTRACT_FILES
-from grader.sandbox import identity
+from grader.sandbox import bytecode, identity
 from grader.sandbox import jail as jail_module
 from grader.sandbox.files import INIT_SOURCE, SUBMISSION_PACKAGE, copy_submission, stage_modules
 from grader.sandbox.jail import Availability
@@ -201,6 +201,7 @@ class Sandbox:
             if self.zygote_pid is not None:
                 return
             self._stop_zygote()
+            bytecode.ensure(say=lambda line: print(f"grader: {line}", file=sys.stderr, flush=True))
             started = time.monotonic()
             paths = zygote_paths(jailed=self.jailed, root=self.root, lib_dir=self.lib_dir, code_dir=self.code_dir)
             cfg = zygote_config(paths, preload=self.preload, probe_modules=self.probe_modules, limits=self.limits,
