@@ -21,6 +21,7 @@ class DiesInWorkers:
         os._exit(0)
 
 
+@pytest.mark.workers
 def test_a_worker_that_exits_is_reported_by_the_loader_after_a_short_poll(monkeypatch):
     polls = []
     iterator = _MultiProcessingDataLoaderIter
