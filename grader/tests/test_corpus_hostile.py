@@ -101,8 +101,8 @@ EXPECT_KEYS = {"seed_of_record", "description", "affects", "time_bound_s", "flag
 # Escape sequences, and lines GitHub Actions or Azure Pipelines would take as commands.
 INJECTION = re.compile(r"\x1b|\x9b|^[ \t]*(::|##\[|##vso\[)", re.MULTILINE)
 
-#: The representative subset the quick run (-m "not slow") grades in the simulated container: reading the
-#: instructor's files, the network, and a forged frame; every other grading here is slow.
+#: The representative subset the quick run (-m "not slow") grades: reading the instructor's files in the simulated
+#: container; every other grading here is slow.
 QUICK = {("import_solutions", "container")}
 
 

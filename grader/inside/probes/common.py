@@ -97,7 +97,7 @@ def worker_batches(dataset, start_method, num_workers=2, **kwargs):
         num_workers=num_workers,
         multiprocessing_context=context(start_method),
         # No DataLoader timeout: with one, a worker that dies is only noticed when
-        # it expires; without, within 5 s. A hung worker meets the probe's timeout.
+        # it expires; without, within DEATH_CHECK_S. A hung worker meets the probe's timeout.
         **kwargs,
     )
     with warnings.catch_warnings():
