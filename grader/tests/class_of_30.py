@@ -207,13 +207,15 @@ def hog_collate() -> bytes:
     return (source[:body] + HOG_PREAMBLE + source[body:].rstrip("\n") + "\n" + HOG_FUNCTION).encode()
 
 
+#: Letters beyond what a row needs are S: an R or an A costs that exercise's checks (about 2 s of CPU each), an S
+#: stops at the preflight.
 STUDENTS = (
     Honest("ada", "RRRRR"), Honest("ben", "SSSSS"), Honest("cai", "RSRSR"), Honest("dee", "AAAAA"),
-    Walker("eli", "RRRRS", exercise="collate"), Honest("fay", "SRRRR"), Honest("gus", "ARARA"), Honest("hal", "RRSSS"),
-    Honest("ivy", "SSRRA"), Honest("jon", "AARRS"), Copier("kim", "RARAR", copies="dee", exercise="bucketing"),
+    Walker("eli", "RSSSS", exercise="collate"), Honest("fay", "SRSSS"), Honest("gus", "ASASA"), Honest("hal", "RRSSS"),
+    Honest("ivy", "SSRRA"), Honest("jon", "AASSS"), Copier("kim", "SASAS", copies="dee", exercise="bucketing"),
     Honest("lea", "SSSSR"),
-    Honest("max", "RSSSS"), Honest("nia", "ARRRR"), Honest("oli", "RRARR"), Honest("pam", "SASAS"),
-    Honest("quy", "RRRAS"), Honest("ray", "AAARR"), Honest("sam", "SRSRS"), Forger("tia", "forged_huge_error", "collate"),
+    Honest("max", "RSSSS"), Honest("nia", "ASSSR"), Honest("oli", "SSASS"), Honest("pam", "SASAS"),
+    Honest("quy", "SSSAS"), Honest("ray", "AAASS"), Honest("sam", "SRSRS"), Forger("tia", "forged_huge_error", "collate"),
     Hostile("lfs_pointer"), Hostile("symlinks"), Hostile("submodule"), Hostile("oversized_blob"),
     Hostile("case_collision"), Hostile("other_branches"), Hostile("crafted_names"), Hostile("api_non_object"),
     Hostile("force_pushed"), Hostile("many_files"), Hog("uma"),

@@ -24,6 +24,7 @@ run that did not finish in time.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import selectors
@@ -55,6 +56,7 @@ def serve() -> None:
     """The server loop: one request per stdin line, one fork per request, one answer line per request."""
     for module in HEAVY_MODULES:
         __import__(module)
+    gc.freeze()  # a child's collections (pytest runs some at exit) then skip what the server imported
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         request = json.loads(line)
