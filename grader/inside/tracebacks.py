@@ -46,9 +46,16 @@ class Frame:
 
 def frames_of(exc: BaseException) -> list[Frame]:
     """The frames of ``exc``'s traceback, outermost first, without their source lines (:func:`render` reads
-    those of the frames it shows, so a traceback 100,000 frames deep costs no 100,000 file lookups)."""
-    return [Frame(frame.f_code.co_filename, lineno or 0, frame.f_code.co_name)
-            for frame, lineno in traceback.walk_tb(exc.__traceback__)]
+    those of the frames it shows, so a traceback 100,000 frames deep costs no 100,000 file lookups). A recursion
+    repeats its frames: each (code, line) is made into a :class:`Frame` once and that object repeated."""
+    made: dict = {}
+    frames = []
+    for frame, lineno in traceback.walk_tb(exc.__traceback__):
+        key = (frame.f_code, lineno)
+        if (found := made.get(key)) is None:
+            found = made[key] = Frame(frame.f_code.co_filename, lineno or 0, frame.f_code.co_name)
+        frames.append(found)
+    return frames
 
 
 def split_worker_message(message: str) -> tuple[str, str] | None:

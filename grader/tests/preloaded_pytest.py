@@ -9,8 +9,9 @@ it: a fresh process (nothing from one run reaches the next) that calls
 
 Protocol, one JSON object per line: the client writes ``{"args": [...],
 "pythonpath": "...", "output": "..."}`` to the server's stdin; the server
-forks, the child runs ``pytest.main(args)`` in the server's working directory
-with ``pythonpath`` first on ``sys.path`` and in ``PYTHONPATH`` (for spawn
+forks, the child runs ``pytest.main(args)`` (with pytest-timeout, the one
+plugin the public tests use, and no other installed plugin) in the server's
+working directory with ``pythonpath`` first on ``sys.path`` and in ``PYTHONPATH`` (for spawn
 workers) and its stdout and stderr in the file ``output``; the server answers
 ``{"returncode": N}`` once the child has exited.
 
@@ -47,9 +48,12 @@ def _child(request: dict) -> int:
     os.dup2(devnull, 0)  # the server's stdin carries requests; the child must not read it
     sys.path.insert(0, request["pythonpath"])
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [request["pythonpath"], os.environ.get("PYTHONPATH")]))
+    # Only the plugin the public tests use (their timeout marks): the others installed here (xdist, anyio, ...) would
+    # be imported and their assertions rewritten anew in every run, half of a short run's time.
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     import pytest
 
-    return int(pytest.main(request["args"]))
+    return int(pytest.main(["-p", "pytest_timeout", *request["args"]]))
 
 
 def serve() -> None:

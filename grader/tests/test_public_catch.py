@@ -141,6 +141,13 @@ WITNESSES = {
     "wrong/tokens/size_check_assumes_two_bytes": ["test_tokens.py::test_rejects_a_file_that_is_not_whole_tokens_of_its_dtype"],
     "wrong/tokens/widens_through_int32": ["test_tokens.py::test_uint32_ids_beyond_int32_come_back_exact"],
     "wrong/tokens/getitems_pairs_as_lists": ["test_tokens.py::test_getitems_gives_tuples_equal_to_the_per_item_reads"],
+    # Caught only by worker tests: named, so that the run is that test, not every worker test that passes before it.
+    "wrong/sharding/files_rank_dropped_with_workers": ["test_sharding.py::test_files_two_ranks_two_workers_each_line_exactly_once"],
+    "wrong/sharding/files_reader_rank_plus_worker": ["test_sharding.py::test_files_two_ranks_two_workers_each_line_exactly_once"],
+    "wrong/sharding/files_step_ignores_workers": ["test_sharding.py::test_files_two_ranks_two_workers_each_line_exactly_once"],
+    "wrong/sharding/range_blocks_ceil_overshoot": ["test_sharding.py::test_remainders_each_integer_exactly_once"],
+    "wrong/sharding/range_blocks_rounded_size": ["test_sharding.py::test_remainders_each_integer_exactly_once"],
+    "wrong/seeding/rng_set_on_class_when_class_attr": ["test_seeding.py::test_a_dataset_whose_class_defines_rng_gets_one_of_its_own"],
 }
 
 
