@@ -10,7 +10,8 @@ process; a probe child inherits them by fork.
   was found in and the object itself.  After a probe it resolves each name
   again from those module objects (module and class ``__dict__``s along the
   MRO, no descriptors, no ``sys.modules``) and reports the names that no
-  longer give the same object.  Its own references live in a closure, so
+  longer give the same object, unless torch itself put its lazy wrapper
+  around it (:func:`_torch_wrapper_test`).  Its own references live in a closure, so
   replacing this module's functions changes nothing.
 * **Hooks.**  An audit hook, which cannot be removed once added, blocks
   ``sys.settrace``, ``sys.setprofile`` and ``sys.addaudithook`` in the zygote
@@ -63,6 +64,33 @@ class Detector:
         self.hook_attempts = hook_attempts  # () -> [event, ...], in order, without repeats
 
 
+def _torch_wrapper_test(_getattr):
+    """``wraps(now, obj)``: whether ``now`` is torch's own lazy wrapper around ``obj`` and nothing else.
+
+    The first ``import torch._dynamo`` in a process (torch does it on first use of ``torch.compile``, of an
+    optimizer's ``state_dict``, of its logging of an exception, ...) replaces ``torch.manual_seed`` by
+    ``torch._disable_dynamo(torch.manual_seed)``: torch's doing, not the student's. Such a wrapper runs the code of
+    torch's wrapper function, with the original in its ``fn`` cell; a function with other code, or torch's wrapper
+    around another function, is a replacement.
+    """
+    torch = sys.modules.get("torch")
+    disable = _getattr(torch, "_disable_dynamo", None)
+    code = _getattr(disable(len), "__code__", None) if callable(disable) else None
+    if code is None or "fn" not in code.co_freevars:
+        return lambda now, obj: False
+    slot = code.co_freevars.index("fn")
+
+    def wraps(now, obj) -> bool:
+        if _getattr(now, "__code__", None) is not code:
+            return False
+        try:
+            return now.__closure__[slot].cell_contents is obj
+        except (AttributeError, IndexError, TypeError, ValueError):
+            return False
+
+    return wraps
+
+
 def arm() -> Detector:
     """Capture the watched objects and install the hook guard; call once, in the zygote."""
     _isinstance, _type, _getattr, _list = builtins.isinstance, builtins.type, builtins.getattr, builtins.list
@@ -102,9 +130,11 @@ def arm() -> Detector:
                 if not attr.startswith("__") and (_isinstance(obj, _type) or callable(obj)):
                     watched.append((f"{module_name}.{attr}", module, (attr,), obj))
     watched = tuple(watched)
+    torch_wraps = _torch_wrapper_test(_getattr)
 
     def replaced():
-        return [name for name, root, path, obj in watched if resolve(root, path) is not obj]
+        return [name for name, root, path, obj in watched
+                if (now := resolve(root, path)) is not obj and not torch_wraps(now, obj)]
 
     attempts: list[str] = []
     blocked = BLOCKED_EVENTS

@@ -57,8 +57,8 @@ def _prepare(cfg: ZygoteConfig, req_fd: int, resp_fd: int) -> tuple[ZygoteState,
 
     run_probe = child.make_runner(integrity.arm(), cfg.code_dir)
     # What is loaded now lives as long as the zygote: out of the collector's sight, a probe child's (and a
-    # forkserver worker's) full collections skip torch's objects instead of walking them all (about a tenth of
-    # a grading's CPU), and leave their pages shared with the zygote.
+    # forkserver worker's) collections skip torch's objects instead of walking them all (about a tenth of a
+    # grading's CPU). Collections then come sooner, so a student's garbage may be finalized during the probe.
     gc.freeze()
     preload_s = time.monotonic() - started
     lockdown.prctl(lockdown.PR_SET_CHILD_SUBREAPER, 1)
