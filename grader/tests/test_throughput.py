@@ -114,6 +114,32 @@ def test_the_zygotes_marks_are_bounded_at_the_receiving_end():
     assert [True, "start"] not in marks and "not a mark" not in marks
 
 
+def test_a_mark_waits_until_the_zygote_has_read_it():
+    """A busy zygote that reads late still stamps a stretch's start and end apart: the probe does not write the end
+    mark (nor start the stretch) before its start mark was read."""
+    from grader.inside.probe_life import CLOCK_FD
+    from grader.inside.probes import throughput as probes
+
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.dup2(write_end, CLOCK_FD)
+            probes.mark("start raw gather")
+            probes.mark("end raw gather 64 1 0.000001")
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    try:
+        time.sleep(0.3)  # the zygote, late: without the wait both marks are in the pipe by now
+        first = os.read(read_end, 1 << 16)
+        second = os.read(read_end, 1 << 16)
+    finally:
+        os.waitpid(pid, 0)
+        os.close(read_end)
+    assert (first, second) == (b"start raw gather\n", b"end raw gather 64 1 0.000001\n")
+
+
 class FakeSandbox:
     """Answers the throughput probes with honest marks, each probe taking ``probe_s`` of a fake clock."""
 

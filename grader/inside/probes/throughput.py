@@ -22,7 +22,10 @@ tokens, which the grading process checks against the windows it asked for.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import struct
+import termios
 import time
 
 import numpy as np
@@ -37,12 +40,28 @@ from grader.shared.token_data import token_data
 #: The levels, in the order a round reads them.
 LEVELS = ("per item", "__getitems__", "whole batches")
 CEILING = "raw gather"
-_clock = time.perf_counter  # bound now, in the zygote: only used to cut a stretch short
+_clock, _sleep = time.perf_counter, time.sleep  # bound now, in the zygote: only used to cut a stretch short
+#: How long a mark waits for the zygote to read it before the probe goes on anyway.
+READ_WAIT_S = 2.0
+
+
+def _unread() -> int:
+    """Bytes on the clock pipe the zygote has not read yet (FIONREAD answers for either end of a pipe)."""
+    return struct.unpack("i", fcntl.ioctl(CLOCK_FD, termios.FIONREAD, b"\0" * 4))[0]
 
 
 def mark(text: str) -> None:
-    """Write one mark on the clock pipe (the zygote stamps it when it reads it)."""
+    """Write one mark on the clock pipe and wait until the zygote has read it, and so stamped it.
+
+    Without the wait, a busy machine can leave the zygote unscheduled for a
+    whole stretch: it then reads a start and its end in one read and gives
+    both the same stamp, and the figure is withheld. With it, a stretch
+    starts after its start mark's stamp and its end mark is read later.
+    """
     os.write(CLOCK_FD, text.encode("ascii") + b"\n")
+    waited_until = _clock() + READ_WAIT_S
+    while _unread() and _clock() < waited_until:
+        _sleep(0.0002)
 
 
 def _token_file(tokens: int, data_seed: int, high: int) -> str:
