@@ -72,21 +72,40 @@ def _torch_wrapper_test(_getattr):
     ``torch._disable_dynamo(torch.manual_seed)``: torch's doing, not the student's. Such a wrapper runs the code of
     torch's wrapper function, with the original in its ``fn`` cell; a function with other code, or torch's wrapper
     around another function, is a replacement.
+
+    The wrapper calls what it finds in the original's ``__dynamo_disable`` attribute, which torch caches there on
+    first call (``torch._dynamo.disable(original)``). So the original must carry nothing there, or torch's
+    disable wrapper (the ``_fn`` that ``DisableContext.__call__`` makes) around the original itself: a student's
+    function left there would run in the original's place.
     """
     torch = sys.modules.get("torch")
     disable = _getattr(torch, "_disable_dynamo", None)
     code = _getattr(disable(len), "__code__", None) if callable(disable) else None
     if code is None or "fn" not in code.co_freevars:
         return lambda now, obj: False
-    slot = code.co_freevars.index("fn")
 
-    def wraps(now, obj) -> bool:
-        if _getattr(now, "__code__", None) is not code:
+    def holds(function, code_ok, obj) -> bool:
+        """Whether ``function`` runs code that ``code_ok`` accepts, with ``obj`` in its ``fn`` cell."""
+        function_code = _getattr(function, "__code__", None)
+        if function_code is None or not code_ok(function_code) or "fn" not in function_code.co_freevars:
             return False
         try:
-            return now.__closure__[slot].cell_contents is obj
+            return function.__closure__[function_code.co_freevars.index("fn")].cell_contents is obj
         except (AttributeError, IndexError, TypeError, ValueError):
             return False
+
+    def torchs_disable_code(candidate) -> bool:
+        eval_frame = sys.modules.get("torch._dynamo.eval_frame")
+        context = _getattr(eval_frame, "DisableContext", None)
+        call = _getattr(context, "__dict__", {}).get("__call__")
+        consts = _getattr(_getattr(call, "__code__", None), "co_consts", ())
+        return any(candidate is const for const in consts if _getattr(const, "co_name", None) == "_fn")
+
+    def wraps(now, obj) -> bool:
+        if not holds(now, lambda candidate: candidate is code, obj):
+            return False
+        cached = _getattr(obj, "__dict__", {}).get("__dynamo_disable")
+        return cached is None or holds(cached, torchs_disable_code, obj)
 
     return wraps
 

@@ -24,6 +24,14 @@ original = torch.manual_seed
 seen = {}
 import torch._dynamo  # torch wraps torch.manual_seed here
 seen["torch's own wrapper"] = detector.replaced()
+torch.manual_seed(0)  # torch caches its disable wrapper on the original
+seen["torch's own wrapper, called"] = detector.replaced()
+cached = original.__dict__["__dynamo_disable"]
+original.__dynamo_disable = lambda *args, **kwargs: None
+seen["torch's wrapper calling the student's function"] = detector.replaced()
+original.__dynamo_disable = torch._dynamo.disable(len, wrapping=False)
+seen["torch's wrapper calling torch's disable around another function"] = detector.replaced()
+original.__dynamo_disable = cached
 torch.manual_seed = functools.wraps(original)(lambda *args, **kwargs: None)
 seen["a look-alike with __wrapped__"] = detector.replaced()
 torch.manual_seed = torch._disable_dynamo(lambda *args, **kwargs: None)
@@ -40,5 +48,6 @@ def test_torchs_lazy_wrapper_is_not_a_replacement_and_look_alikes_are(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen.pop("torch's own wrapper") == []
+    assert seen.pop("torch's own wrapper, called") == []
     for case, names in seen.items():
         assert names == ["torch.manual_seed"], (case, names)
