@@ -30,8 +30,8 @@ k-th student with an ``A`` for an exercise gets that exercise's k-th answer.
 Adding a student is one line in :data:`STUDENTS`. Tests get the built class
 from :func:`shared_class`, which builds it once per test run, whichever
 pytest-xdist worker asks first (the others wait on a file lock and reuse
-it); :func:`once` does the same for anything else a run should make once
-(the class's grading, say), and :func:`attacker_listener` listens where the
+it: grader/tests/once_per_run.py, which the class's grading uses too), and
+:func:`attacker_listener` listens where the
 hostile repositories send git-lfs and submodules, one test at a time.
 """
 
@@ -41,20 +41,16 @@ import ast
 import contextlib
 import fcntl
 import json
-import os
-import shutil
 import socket
-import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from grader.engine.rubric import POINTS_PER_EXERCISE
 from grader.paths import REPO
 from grader.registry import EXERCISES
 from grader.tests.git_http import Listener
 from grader.tests.gitrepos import Repository
+from grader.tests.once_per_run import once, run_folder
 from grader.tests.repository_corpus import Context, build_case, contract, load_expect
 from grader.tools.authoring import corpus
 
@@ -249,39 +245,6 @@ class BuiltClass:
     @property
     def repositories(self) -> list[str]:
         return [s["repository"] for s in self.students.values()]
-
-
-def run_folder() -> Path:
-    """This test run's folder: one per pytest session, the same for all its xdist workers."""
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
-    base = Path(tempfile.gettempdir()) / "grader-test-runs"
-    base.mkdir(mode=0o755, exist_ok=True)
-    folder = base / run
-    if not folder.exists():
-        folder.mkdir()
-        for old in base.iterdir():  # runs of earlier sessions
-            if old != folder and old.is_dir() and time.time() - old.stat().st_mtime > 6 * 3600:
-                shutil.rmtree(old, ignore_errors=True)
-    return folder
-
-
-def once(name: str, make: Callable[[Path], dict]) -> dict:
-    """``make(folder)``'s JSON-able result, made once per test run under a file lock; later callers get it back.
-
-    A ``make`` that raised leaves nothing behind: the next caller tries again.
-    """
-    folder = run_folder() / name
-    with open(run_folder() / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        done = folder / "done.json"
-        if done.is_file():
-            return json.loads(done.read_text())
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir()
-        done.write_text(json.dumps(make(folder)))
-        # Read back even by the caller that made it: every caller sees the same JSON types
-        # (a dict's int keys would otherwise be ints here and strings in the other workers).
-        return json.loads(done.read_text())
 
 
 @contextlib.contextmanager

@@ -2,7 +2,7 @@
 
 ``graded`` is what grade-class.yml's jobs gave over the shared class
 (grader/tests/test_class_of_30.py), made once per test run whichever
-pytest-xdist worker asks first (``once`` in grader/tests/class_of_30.py);
+pytest-xdist worker asks first (``once`` in grader/tests/once_per_run.py);
 another worker that asks meanwhile waits on its lock. The wait costs little
 wall time: the class is graded with ``--jobs 2``, which keeps both cores busy.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.tests.class_of_30 import once
+from grader.tests.once_per_run import once
 
 
 @pytest.fixture(scope="session")

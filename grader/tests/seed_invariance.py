@@ -1,10 +1,15 @@
 """Running the checks of one exercise under several seeds, for many answers, in one sandbox.
 
-What grader/tests/test_seed_invariance.py needs, cheaply: a full grading per
-answer and seed would cost minutes. A check's inputs depend on the seed only
-through ``ctx.rng`` (support.Context.rng), so a check that never calls it on
-the reference gives every seed the same verdict; only the seeded checks are
-run again. One sandbox serves all the answers of an exercise: its copy of
+The same code gets the same verdicts under any seed, and that is shown
+cheaply: a full grading per answer and seed would cost minutes. A check's
+inputs depend on the seed only through ``ctx.rng`` (support.Context.rng), so
+a check that never calls it on the reference gives every seed the same
+verdict; only the seeded checks are run again. The reference's run under
+the first of :data:`SEEDS` (:func:`reference_run`, made once per test run)
+says which checks are seeded, and grader/tests/test_seed_invariance.py
+judges it; every wrong answer's grading in grader/tests/test_corpus_answers.py
+is its verdicts under that seed, and :func:`seed_differences` adds the
+others. One sandbox serves all the answers of an exercise: its copy of
 the exercise file is replaced between answers (each probe is a fresh child
 that imports the file anew; the zygote and its forkserver import torch and
 NumPy only). That replacement is a test's shortcut, never the grader's: a
@@ -30,6 +35,10 @@ from grader.engine.runner import CPU_MEMORY_MB, PROBE_MODULES
 from grader.registry import CONTRACT_FILES
 from grader.sandbox import Sandbox
 from grader.shared.common import SUBMISSION_PACKAGE
+from grader.tests.once_per_run import once
+
+SEEDS = (4, 1_000_003, 2**31 - 1)
+"""Three seeds; the first is the one every corpus answer is graded with (test_corpus_answers.SEED)."""
 
 
 @dataclass
@@ -95,3 +104,43 @@ class OneSandbox:
             ctx.__dict__["_shared_probes"] = shared
         checks = check_functions(self.exercise)
         return {name: verdict(ctx, name, fn) for name, fn in checks.items() if only is None or name in only}, ctx
+
+
+def reference_run(solutions: Path, exercise: str) -> dict:
+    """The reference's checks of ``exercise`` under ``SEEDS[0]``, run once per test run (the same JSON for every worker).
+
+    ``{"verdicts": {check: verdict}, "seeded": [the checks that called ctx.rng], "boundaries_run": {check: [its
+    boundaries]}}``; check names keep their ``check_`` prefix.
+    """
+    def make(_folder: Path) -> dict:
+        with OneSandbox(solutions, exercise) as box:
+            verdicts, ctx = box.verdicts(SEEDS[0])
+        return {"verdicts": verdicts, "seeded": sorted(ctx.seeded),
+                "boundaries_run": {check: sorted(names) for check, names in ctx.boundaries_run.items()}}
+
+    return once(f"seed-reference-{exercise}", make)
+
+
+#: The start of a grading's message for a check it did not run because an earlier one timed out (grader.engine.plugin).
+NOT_RUN = "not run: an earlier check"
+
+
+def seed_differences(box: OneSandbox, seeded: list[str], graded: dict) -> list[str]:
+    """The seeded checks whose verdict differs between the answer's grading and its checks under the other seeds.
+
+    ``box`` holds the answer's file; ``graded`` is ``{check name without check_: (status, message)}`` of its grading
+    under ``SEEDS[0]``. A check that grading did not run itself (skipped, or not run after a timeout) is run here
+    under ``SEEDS[0]`` as well. Returns one text per differing check: its name and its verdict under each seed.
+    """
+    first, again = {}, []
+    for check in seeded:
+        status, message = graded[check.removeprefix("check_")]
+        if status == "skipped" or message.startswith(NOT_RUN):
+            again.append(check)
+        else:
+            first[check] = status
+    shared = {}
+    if again:
+        first.update(box.verdicts(SEEDS[0], again, shared)[0])
+    runs = [first] + [box.verdicts(seed, seeded, shared)[0] for seed in SEEDS[1:]]
+    return [f"{check}: {[run[check] for run in runs]}" for check in seeded if len({run[check] for run in runs}) > 1]

@@ -9,6 +9,11 @@
   marks. A right answer that loses points is a bug in a check or a probe,
   never in the answer.
 * A mistake in one exercise costs points nowhere else.
+* Every wrong answer gets the same verdict from each check that draws from
+  the seed under the three seeds of ``seed_invariance.SEEDS``: its grading
+  is the first seed's run; the seeded checks (those that call ``ctx.rng``
+  on the reference) are run again under the other two, in the same sandbox
+  (grader/tests/test_seed_invariance.py says why).
 
 Grading runs in-process (``grader.engine.runner.grade``) on the reference
 solutions with the corpus file swapped in: one full grading per answer (of
@@ -30,11 +35,11 @@ import pytest
 
 from grader.engine.runner import grade
 from grader.registry import EXERCISES
-from grader.tests.seed_invariance import OneSandbox
+from grader.tests.seed_invariance import SEEDS, OneSandbox, reference_run, seed_differences
 from grader.tools.authoring import contract_table as contract
 from grader.tools.authoring import corpus
 
-SEED = 4
+SEED = SEEDS[0]
 """One fixed seed, so that a failure replays: python -m grader grade <folder> --only <exercise> --seed 4."""
 
 WRONG = corpus.entries("wrong")
@@ -188,11 +193,19 @@ def judge_deductions(entry, result, record_property):
 @pytest.mark.parametrize("entry", WRONG, ids=[e.id for e in WRONG])
 def test_wrong_answer_loses_points_with_a_message(entry, tmp_path, record_property, sandboxes):
     """One full grading (no --fail-fast) of the answer's exercise: it loses points there, for the promises it breaks
-    and no others; for the ISOLATION answers the other four exercises, graded too, lose nothing."""
+    and no others; for the ISOLATION answers the other four exercises, graded too, lose nothing. Its seeded checks
+    give the same verdicts under the other seeds."""
     everywhere = entry.id in ISOLATION
     result = grade_entry(entry, tmp_path, None if everywhere else sandboxes)
     (mine,) = [e for e in result.exercises if e.name == entry.exercise]
     judge_deductions(entry, mine, record_property)
+    box = sandboxes(entry.exercise)
+    if everywhere:
+        box.swap_in(entry.path)
+    differ = seed_differences(box, reference_run(corpus.SOLUTIONS, entry.exercise)["seeded"],
+                              {c.name: (c.status, c.message) for c in mine.checks})
+    assert not differ, (f"{entry.id}: verdicts that depend on the seed (seeds {SEEDS}); give the promise a boundary that "
+                        "shows the mistake whatever the seed:\n  " + "\n  ".join(differ))
     if everywhere:
         assert [e.name for e in result.exercises] == list(EXERCISES)
         for exercise in result.exercises:
