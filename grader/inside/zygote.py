@@ -23,6 +23,7 @@ child's peak memory from outside (wait4). What it does for each request is
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import gc
 import importlib
@@ -39,6 +40,8 @@ from grader.shared.messages import Exit, ProbeResult, Ready, RunRequest, ZygoteC
 from grader.shared.proctree import kill_descendants
 
 MAX_REQUEST = 64 << 20  # the largest request frame the zygote reads (probe arguments are JSON)
+HUGE_PAGE = 2 << 20
+MADV_NOHUGEPAGE, MADV_COLLAPSE = 15, 25  # <sys/mman.h>; MADV_COLLAPSE since Linux 6.1
 
 
 def _prepare(cfg: ZygoteConfig, req_fd: int, resp_fd: int) -> tuple[ZygoteState, Ready]:
@@ -60,6 +63,7 @@ def _prepare(cfg: ZygoteConfig, req_fd: int, resp_fd: int) -> tuple[ZygoteState,
     # forkserver worker's) collections skip torch's objects instead of walking them all (about a tenth of a
     # grading's CPU). Collections then come sooner, so a student's garbage may be finalized during the probe.
     gc.freeze()
+    _collapse_into_huge_pages()
     preload_s = time.monotonic() - started
     lockdown.prctl(lockdown.PR_SET_CHILD_SUBREAPER, 1)
     # Children that share our uid (no uid switch) must not ptrace or read our memory.
@@ -69,6 +73,35 @@ def _prepare(cfg: ZygoteConfig, req_fd: int, resp_fd: int) -> tuple[ZygoteState,
     state = ZygoteState(cfg=cfg, req_fd=req_fd, resp_fd=resp_fd, run_probe=run_probe, forkserver=shared)
     ensure_forkserver(state)
     return state, Ready(ok=True, dropped=cfg.uid is not None, preload_s=preload_s, layers=held, missing=missing)
+
+
+def _collapse_into_huge_pages() -> None:
+    """Back what the preload wrote on the heap (about 150 MB with torch) with 2 MB pages, where the kernel can.
+
+    A probe is a fork of this process and an exit, and both cost the kernel in
+    proportion to the page-table entries they copy and tear down: with 2 MB
+    pages, one entry instead of 512. Measured here, a fork and exit went
+    from 18 to 11 ms of CPU. The child still copies only the 4 kB it writes.
+    The regions are then marked MADV_NOHUGEPAGE so that what a probe child
+    allocates later comes in 4 kB pages, as before, and its memory is
+    measured as before. A kernel without MADV_COLLAPSE (before 6.1), or with
+    huge pages off, refuses and nothing changes.
+    """
+    try:
+        madvise = ctypes.CDLL(None, use_errno=True).madvise
+        madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        with open("/proc/self/maps") as maps:
+            regions = [line.split() for line in maps]
+    except (OSError, AttributeError):
+        return
+    for fields in regions:
+        if fields[1] != "rw-p" or (len(fields) > 5 and fields[5] != "[heap]"):
+            continue  # only private anonymous memory (and the heap): not files, not the stack
+        low, high = (int(bound, 16) for bound in fields[0].split("-"))
+        low = -(-low // HUGE_PAGE) * HUGE_PAGE
+        high = high // HUGE_PAGE * HUGE_PAGE
+        if high - low >= HUGE_PAGE and madvise(low, high - low, MADV_COLLAPSE) == 0:
+            madvise(low, high - low, MADV_NOHUGEPAGE)
 
 
 # --------------------------------------------------------------------------
