@@ -1,4 +1,5 @@
-"""The replaced-function detector (grader/inside/integrity.py) tells torch's own lazy wrapper from a student's.
+"""The replaced-function detector (grader/inside/integrity.py) tells torch's own lazy wrapper from a student's, and its
+flags reach every check that reads a flagged probe's data.
 
 torch's first ``import torch._dynamo`` in a process replaces ``torch.manual_seed`` by
 ``torch._disable_dynamo(torch.manual_seed)``. Before the detector knew that wrapper, a right answer whose code made
@@ -12,7 +13,9 @@ import json
 import subprocess
 import sys
 
+from grader.engine.checks.support import Context, shared_probe
 from grader.paths import REPO
+from grader.shared.messages import Flag, ProbeResult
 
 SCRIPT = """
 import functools, json
@@ -51,3 +54,22 @@ def test_torchs_lazy_wrapper_is_not_a_replacement_and_look_alikes_are(tmp_path):
     assert seen.pop("torch's own wrapper, called") == []
     for case, names in seen.items():
         assert names == ["torch.manual_seed"], (case, names)
+
+
+class FlaggingSandbox:
+    """Answers every probe at once, with the flag of a submission that replaced torch.manual_seed."""
+
+    def run(self, probe, args, timeout):
+        return ProbeResult("ok", data=dict(args), flags=[Flag("replaced", "torch.manual_seed", probe)])
+
+
+def test_a_shared_probes_flags_reach_every_check_that_reads_it():
+    """A check that already holds a flag from one run of a probe, then makes a shared run of it: a later check that
+    reads the shared run's data gets the flag too (it once did not, and passed on data from tampered code)."""
+    ctx = Context(sandbox=FlaggingSandbox(), seed=1)
+    ctx.begin_check("first")
+    ctx.probe("bucketing:epochs", count=1)
+    shared_probe(ctx, "bucketing:epochs", count=3)
+    ctx.begin_check("second")
+    assert shared_probe(ctx, "bucketing:epochs", count=3) == {"count": 3}
+    assert list(ctx.flags_by_check["second"]) == [Flag("replaced", "torch.manual_seed", "grader.inside.probes.bucketing:epochs")]

@@ -143,10 +143,12 @@ class Context:
             ran.setdefault(name, None)
         return list(cases.values())
 
-    def run_probe(self, probe: str, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
+    def run_probe(self, probe: str, timeout=IN_PROCESS_TIMEOUT_S, *, case="", flags_out=None, **args):
         """Run the probe ``probe`` ("<module>:<function>" of ``grader.inside.probes``) in the sandbox.
 
-        Returns the whole ProbeResult, or raises ProbeProblem.
+        Returns the whole ProbeResult, or raises ProbeProblem. The run's
+        integrity flags count for the current check; ``flags_out``, a list,
+        also receives every one of them (for :func:`shared_run_probe`).
 
         ``case`` names the input in words ("on an empty token file"); a
         ProbeProblem's message then starts with it. The probe gets
@@ -166,6 +168,8 @@ class Context:
             self.outputs[self.current] = (self.outputs.get(self.current, "") + output)[-2000:]
         seen = self.flags_by_check.setdefault(self.current, {})
         for flag in result.flags:
+            if flags_out is not None:
+                flags_out.append(flag)
             if len(seen) < MAX_FLAGS_PER_CHECK:
                 seen.setdefault(flag, None)
                 self.flags.setdefault(flag, None)
@@ -219,12 +223,14 @@ def shared_run_probe(ctx, function, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **
     cache = ctx.__dict__.setdefault("_shared_probes", {})
     key = (function, repr(sorted(args.items())))
     if key not in cache:
-        before = set(ctx.flags_by_check.get(ctx.current, {}))
+        # This run's own flags, even those the asking check already had from another probe: every later reader
+        # gets them too.
+        flags = []
         try:
-            cache[key] = ("ok", ctx.run_probe(function, timeout, case=case, **args))
+            cache[key] = ("ok", ctx.run_probe(function, timeout, case=case, flags_out=flags, **args))
         except ProbeProblem as problem:
             cache[key] = ("problem", problem)
-        cache[key] += ([f for f in ctx.flags_by_check.get(ctx.current, {}) if f not in before],)
+        cache[key] += (flags[:MAX_FLAGS_PER_CHECK],)
     state, value, flags = cache[key]
     seen = ctx.flags_by_check.setdefault(ctx.current, {})
     for flag in flags:
