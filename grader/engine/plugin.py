@@ -14,6 +14,8 @@ from grader.engine.checks.support import CheckFailed, Context, ProbeProblem
 from grader.text import first_paragraph
 
 CHECKS_DIR = Path(__file__).with_name("checks")
+#: How the message of a check starts when it was not run because an earlier check of its exercise timed out.
+NOT_RUN_AFTER_TIMEOUT = "not run: an earlier check"
 
 
 class GraderFault(RuntimeError):
@@ -64,7 +66,7 @@ class ChecksPlugin:
         # checks are not run, so a hanging submission costs one timeout, not ten.
         exercise = exercise_of(request.node)
         if exercise in self.timed_out:
-            raise ProbeProblem("timeout", f"not run: an earlier check of {exercise} timed out, so its code was not "
+            raise ProbeProblem("timeout", f"{NOT_RUN_AFTER_TIMEOUT} of {exercise} timed out, so its code was not "
                                "called again. Fix the hang first.")
         self.context.begin_check(request.node.nodeid)
         if self.meter is not None:

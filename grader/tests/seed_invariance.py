@@ -31,6 +31,7 @@ from pathlib import Path
 
 from grader import registry
 from grader.engine.checks.support import CheckFailed, Context, ProbeProblem
+from grader.engine.plugin import NOT_RUN_AFTER_TIMEOUT
 from grader.engine.runner import CPU_MEMORY_MB, PROBE_MODULES
 from grader.registry import CONTRACT_FILES
 from grader.sandbox import Sandbox
@@ -121,10 +122,6 @@ def reference_run(solutions: Path, exercise: str) -> dict:
     return once(f"seed-reference-{exercise}", make)
 
 
-#: The start of a grading's message for a check it did not run because an earlier one timed out (grader.engine.plugin).
-NOT_RUN = "not run: an earlier check"
-
-
 def seed_differences(box: OneSandbox, seeded: list[str], graded: dict) -> list[str]:
     """The seeded checks whose verdict differs between the answer's grading and its checks under the other seeds.
 
@@ -135,7 +132,7 @@ def seed_differences(box: OneSandbox, seeded: list[str], graded: dict) -> list[s
     first, again = {}, []
     for check in seeded:
         status, message = graded[check.removeprefix("check_")]
-        if status == "skipped" or message.startswith(NOT_RUN):
+        if status == "skipped" or message.startswith(NOT_RUN_AFTER_TIMEOUT):
             again.append(check)
         else:
             first[check] = status

@@ -579,7 +579,7 @@ def _stable(report: dict) -> dict:
 
 
 #: How often the reference is graded whole by :func:`test_the_solutions_grade_identically_every_time`.
-SOLUTION_GRADINGS = 3
+SOLUTION_GRADINGS = 2
 
 
 @pytest.mark.slow

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import linecache
+import sys
+
 from grader.inside import tracebacks
 from grader.inside.tracebacks import Frame
 
@@ -55,6 +58,34 @@ def test_a_long_recursion_is_cut_between_frames():
     lines = tracebacks.render(frames, STUDENT).splitlines()
     assert len(lines) == 1 + tracebacks.MAX_FRAMES + 1
     assert lines[1 + tracebacks.HEAD_FRAMES] == f"  ... {1000 - tracebacks.MAX_FRAMES} frames left out ..."
+
+
+def test_a_real_recursion_100000_frames_deep_reads_only_the_source_lines_it_shows(tmp_path, monkeypatch):
+    """frames_of makes one Frame per (code, line) of a real traceback, and render reads the source of the frames it
+    shows only: the depth costs no file lookups (the hostile corpus's unbounded_recursion recurses less deep, to
+    keep the suite short)."""
+    depth = 100_000
+    student = tmp_path / "submission"
+    student.mkdir()
+    (student / "collate.py").write_text("def down(n):\n    return down(n + 1) + 1\n")
+    code = compile((student / "collate.py").read_text(), str(student / "collate.py"), "exec")
+    namespace = {}
+    exec(code, namespace)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth)
+    try:
+        namespace["down"](0)
+    except RecursionError as exc:
+        frames = tracebacks.frames_of(exc)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert len(frames) > depth * 0.99 and len({id(f) for f in frames}) <= 3
+    lookups = []
+    real_getline = linecache.getline
+    monkeypatch.setattr(linecache, "getline", lambda *args: lookups.append(args) or real_getline(*args))
+    lines = tracebacks.render(frames, str(student)).splitlines()
+    assert len(lines) <= 1 + 2 * tracebacks.MAX_FRAMES + 1 and "frames left out" in "\n".join(lines)
+    assert len(lookups) <= tracebacks.MAX_FRAMES, f"{len(lookups)} source lookups for {len(frames)} frames"
 
 
 def test_dumps_are_parsed_outermost_first_and_stripped_from_the_output():

@@ -1,7 +1,11 @@
-"""Hostile: unbounded recursion with the recursion limit raised to 10**5."""
+"""Hostile: unbounded recursion with the recursion limit raised twenty-fold (to 20,000).
+
+Deeper recursion costs the grading time in proportion (each case of every probe recurses to the limit: 10**5 took
+half a minute of the suite); the traceback of 100,000 frames is test_tracebacks.py's.
+"""
 import sys
 
-sys.setrecursionlimit(10**5)
+sys.setrecursionlimit(2 * 10**4)
 
 
 def _down(n):
