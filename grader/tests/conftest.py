@@ -3,12 +3,13 @@
 ``graded`` is what grade-class.yml's jobs gave over the shared class
 (grader/tests/test_class_of_30.py), made once per test run whichever
 pytest-xdist worker asks first (``once`` in grader/tests/once_per_run.py).
-Every test that asks for it is put in one xdist group (:data:`CLASS_GROUP`;
-``--dist loadgroup`` in pyproject.toml's addopts), so those tests run one
-after the other on one worker while the other workers go on with the rest of
-the suite: another worker that asked meanwhile would wait on the lock, idle
-through the class's grading (its ``--jobs 2`` does not keep both cores busy
-throughout: intake, the merge and the confirmations run one at a time).
+A worker that asks while another grades waits on the lock, idle through the
+class's grading (minutes; its ``--jobs 2`` does not keep both cores busy
+throughout: intake, the merge and the confirmations run one at a time). So
+the collection puts the first test that asks for ``graded`` first and the
+others last (:func:`pytest_collection_modifyitems`): the first worker grades
+the class at the start of the run, the others go on with the rest of the
+suite, and the class is graded before a second test asks.
 """
 
 from __future__ import annotations
@@ -17,15 +18,14 @@ import pytest
 
 from grader.tests.once_per_run import once
 
-#: The xdist group of the tests that judge the graded class of 30.
-CLASS_GROUP = "class_of_30"
 
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (it does in this hook)
 def pytest_collection_modifyitems(items):
-    for item in items:
-        if "graded" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group(CLASS_GROUP))
+    """The first test that judges the graded class first, the other tests that judge it last (see the module
+    docstring); the order is the same in every xdist worker, as it must be."""
+    judging = [item for item in items if "graded" in getattr(item, "fixturenames", ())]
+    if len(judging) > 1:
+        rest = [item for item in items if item not in judging]
+        items[:] = [judging[0], *rest, *judging[1:]]
 
 
 @pytest.fixture(scope="session")
