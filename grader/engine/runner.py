@@ -41,7 +41,7 @@ from grader.engine.checks.support import CHECK_BUDGET_S, Context, where_to_look
 from grader.engine.confirm import PASSED_NOTE, PREFLIGHT_TIMEOUT, LoadMeter, confirmed_message, needs_confirmation
 from grader.engine.plugin import CHECKS_DIR, CheckOutcome, ChecksPlugin, GraderFault, run_checks
 from grader.engine.preflight import preflight
-from grader.engine.results import EXERCISES, CheckResult, ExerciseResult, GradeResult
+from grader.engine.results import EXERCISES, MAX_INTEGRITY_FLAGS, CheckResult, ExerciseResult, GradeResult
 from grader.engine.rubric import DEFAULT_RUBRIC, ThroughputRule, load_rubric, load_throughput_rule
 from grader.registry import CONTRACT_FILES
 from grader.sandbox import Sandbox
@@ -79,7 +79,6 @@ CPU_MEMORY_MB = 4096
 GPU_MEMORY_MB = 1 << 20
 #: When a verdict the machine's load could cause is confirmed alone (see grade()).
 CONFIRM_MODES = ("now", "later")
-MAX_INTEGRITY_FLAGS = 40
 
 
 def cuda_device() -> str:

@@ -44,6 +44,9 @@ from grader.tools.delivery.student_template import release
 SCHEMAS = Path(__file__).with_name("schemas")
 CORPUS = Path(__file__).with_name("corpus")
 FILES = CONTRACT_FILES
+#: The flags the "hostile" submission forges: far over the caps on flags (a frame's, a check's, a report's), so the caps
+#: are what the test sees; the hostile corpus's 100,000 (graded there) would add half a minute here.
+HOSTILE_FLAGS = 1_000
 C50_ENV = {"CLASSROOM": "ml-2026", "ASSIGNMENT": "dataloading", "OWNER": "ada", "USERNAME": "ada",
            "SUBMISSION_TAG": "submit/2026-11-30T10-00-00Z-abcdef1", "ASSIGNMENT_TYPE": "individual",
            "COMMIT_URL": "https://github.com/org/ml-2026-dataloading-ada/commit/abcdef1",
@@ -64,8 +67,9 @@ def validate(instance, schema_name: str) -> None:
 
 def submission_files(kind: str, dest: Path) -> Path:
     """The five files of a submission: "solutions"; "stubs"; "partly_wrong" (one wrong answer in collate, the
-    reference elsewhere); "wrong_beside_stubs" (that wrong collate, the stubs elsewhere); "hostile" (a collate that
-    forges 100,000 integrity flags, the stubs elsewhere). The last two grade one exercise fully and the others only to
+    reference elsewhere); "wrong_beside_stubs" (that wrong collate, the stubs elsewhere); "hostile" (the hostile
+    corpus's many_flags collate, forging :data:`HOSTILE_FLAGS` distinct integrity flags rather than its 100,000, the
+    stubs elsewhere). The last two grade one exercise fully and the others only to
     their preflight: the host's contract for partial and hostile results, in seconds rather than a whole grading."""
     dest.mkdir(parents=True, exist_ok=True)
     source = REPO / ("solutions" if kind in ("solutions", "partly_wrong") else "exercises")
@@ -74,7 +78,9 @@ def submission_files(kind: str, dest: Path) -> Path:
     if kind in ("partly_wrong", "wrong_beside_stubs"):
         shutil.copyfile(CORPUS / "wrong" / "collate" / "left_padding.py", dest / "collate.py")
     if kind == "hostile":
-        shutil.copyfile(CORPUS / "hostile" / "many_flags" / "collate.py", dest / "collate.py")
+        forger = (CORPUS / "hostile" / "many_flags" / "collate.py").read_text()
+        assert "range(100_000)" in forger, "many_flags/collate.py changed: update submission_files"
+        (dest / "collate.py").write_text(forger.replace("range(100_000)", f"range({HOSTILE_FLAGS})"))
     return dest
 
 
