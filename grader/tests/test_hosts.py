@@ -35,6 +35,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.engine.results import MAX_INTEGRITY_FLAGS
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.tests import container
@@ -68,9 +69,9 @@ def validate(instance, schema_name: str) -> None:
 def submission_files(kind: str, dest: Path) -> Path:
     """The five files of a submission: "solutions"; "stubs"; "partly_wrong" (one wrong answer in collate, the
     reference elsewhere); "wrong_beside_stubs" (that wrong collate, the stubs elsewhere); "hostile" (the hostile
-    corpus's many_flags collate, forging :data:`HOSTILE_FLAGS` distinct integrity flags rather than its 100,000, the
-    stubs elsewhere). The last two grade one exercise fully and the others only to
-    their preflight: the host's contract for partial and hostile results, in seconds rather than a whole grading."""
+    corpus's many_flags collate, forging :data:`HOSTILE_FLAGS` distinct integrity flags rather than its 100,000,
+    the stubs elsewhere). The last two grade one exercise fully and the others only to their preflight: the host's
+    contract for partial and hostile results, in seconds rather than a whole grading."""
     dest.mkdir(parents=True, exist_ok=True)
     source = REPO / ("solutions" if kind in ("solutions", "partly_wrong") else "exercises")
     for name in FILES:
@@ -225,7 +226,7 @@ def test_gradescope_run_autograder_in_a_simulated_container(gradescope_source, k
         assert failed and all(t["name"].startswith("collate/") and t.get("output") for t in failed)
     else:
         collate = [t for t in data["tests"] if t["name"].startswith("collate/")]
-        assert all(t["score"] == 0 for t in collate) and len(data["extra_data"]["integrity_flags"]) <= 40
+        assert all(t["score"] == 0 for t in collate) and len(data["extra_data"]["integrity_flags"]) <= MAX_INTEGRITY_FLAGS
 
 
 def test_gradescope_results_even_without_a_python(gradescope_source, tmp_path):
