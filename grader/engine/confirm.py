@@ -19,15 +19,19 @@ What a confirmation records on a check (``CheckResult.confirmation``):
 * ``"passed"``: re-run alone, the check passed: a plain pass (status
   ``passed``, full points) whose message says ``passed on confirmation``.
 
-Of the checks that ran while the machine was overloaded, only those whose
-verdict the load could have caused are confirmed: a process that died (the
-out-of-memory killer picks by size, a neighbour's pressure included) or a
-DataLoader worker killed (:data:`DEATHS`). A pass is never confirmed (load
-slows code down, it never makes a wrong answer right), nor is a wrong value
-or an exception the student's code raised: the same code on the same seed
-gives them whatever the load (no check measures time). A check shorter
-than :data:`MIN_MEASURED_S` is not judged overloaded (the kernel counts CPU
-time in 10 ms steps).
+Which verdicts the machine could have caused is decided from statuses the
+grader sets, never from a message, which holds the student's own text: a
+``timeout`` (the zygote's clock, a check's budget, pytest-timeout), and a
+probe's ``cause`` (:attr:`grader.shared.messages.ProbeResult.cause`): a
+process or DataLoader worker ``"killed"`` by SIGKILL (the out-of-memory
+killer's signal: it picks by size, a neighbour's pressure included) is
+always confirmed; one that ``"died"`` otherwise only when the check ran
+while the machine was overloaded. A pass is never confirmed (load slows
+code down, it never makes a wrong answer right), nor is a wrong value or an
+exception the student's code raised: the same code on the same seed gives
+them whatever the load (no check measures time). A check shorter than
+:data:`MIN_MEASURED_S` is not judged overloaded (the kernel counts CPU time
+in 10 ms steps).
 """
 
 from __future__ import annotations
@@ -43,29 +47,25 @@ __all__ = ["CONFIRMATIONS", "LoadMeter", "needs_confirmation", "is_timeout", "co
 #: The check ran while processes other than this grading used more than this share of the machine's CPUs.
 OVERLOAD_SHARE = 0.5
 MIN_MEASURED_S = 1.0
-#: How a DataLoader's own ``timeout`` shows in a probe's error (torch's message).
-DATALOADER_TIMEOUT = "DataLoader timed out"
-#: How a death shows in a check's message: the probe's process (grader.engine.checks.support.problem_from) or a
-#: DataLoader worker (torch's messages).
-DEATHS = ("the process running your code died", "is killed by signal", "exited unexpectedly")
-#: How a preflight that ran out of time shows in an exercise's note (grader.engine.preflight).
-PREFLIGHT_TIMEOUT = "did not finish within"
-PASSED_NOTE = ("passed on confirmation: its first run timed out or ran while the machine was overloaded by other "
-               "processes; run again alone, with nothing else of the grader running, it passed")
+PASSED_NOTE = ("passed on confirmation: its first run timed out, was killed (the out-of-memory killer's signal) or ran "
+               "while the machine was overloaded by other processes; run again alone, with nothing else of the grader "
+               "running, it passed")
 _TICKS = os.sysconf("SC_CLK_TCK")
 _CHILDREN_LISTS = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists()
 
 
-def is_timeout(status: str, message: str) -> bool:
-    """Whether a check's verdict is a timeout: its own budget, a probe's wall limit or a DataLoader ``timeout``."""
-    return status == "timeout" or (status != "passed" and DATALOADER_TIMEOUT in message)
+def is_timeout(status: str) -> bool:
+    """Whether a check's verdict is a timeout: its own budget, a probe's wall limit (the zygote's clock), or
+    pytest-timeout's backstop; a status the grader set, whatever the message says."""
+    return status == "timeout"
 
 
-def needs_confirmation(status: str, message: str, overloaded: bool) -> bool:
-    """Whether a check's verdict must be confirmed alone before it counts (see the module docstring)."""
+def needs_confirmation(status: str, cause: str, overloaded: bool) -> bool:
+    """Whether a check's verdict must be confirmed alone before it counts (see the module docstring); ``cause`` is the
+    probe's word on how it ended ("killed", "died" or "")."""
     if status in ("passed", "skipped"):
         return False
-    return is_timeout(status, message) or (overloaded and any(death in message for death in DEATHS))
+    return is_timeout(status) or cause == "killed" or (overloaded and cause == "died")
 
 
 def confirmed_message(status: str, message: str) -> str:

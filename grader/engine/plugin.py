@@ -30,6 +30,7 @@ class CheckOutcome:
     message: str = ""
     output: str = ""
     duration_s: float = 0.0
+    cause: str = ""  # the probe's word on how it ended (ProbeProblem.cause), for grader.engine.confirm
 
 
 def check_name(item) -> str:
@@ -118,7 +119,7 @@ class ChecksPlugin:
             return CheckOutcome("skipped", reason.removeprefix("Skipped: "), output, duration)
         exc = call.excinfo.value if call.excinfo else None
         if isinstance(exc, ProbeProblem):
-            return CheckOutcome(exc.status, str(exc), exc.output or output, duration)
+            return CheckOutcome(exc.status, str(exc), exc.output or output, duration, exc.cause)
         if isinstance(exc, CheckFailed):
             return CheckOutcome("failed", str(exc), output, duration)
         if call.excinfo and call.excinfo.typename == "Failed" and "Timeout" in str(exc):

@@ -38,9 +38,9 @@ from pathlib import Path
 from grader import registry
 from grader.engine import provenance, throughput
 from grader.engine.checks.support import CHECK_BUDGET_S, Context, where_to_look
-from grader.engine.confirm import PASSED_NOTE, PREFLIGHT_TIMEOUT, LoadMeter, confirmed_message, needs_confirmation
+from grader.engine.confirm import PASSED_NOTE, LoadMeter, confirmed_message, needs_confirmation
 from grader.engine.plugin import CHECKS_DIR, CheckOutcome, ChecksPlugin, GraderFault, run_checks
-from grader.engine.preflight import preflight
+from grader.engine.preflight import run_preflight
 from grader.engine.results import EXERCISES, MAX_INTEGRITY_FLAGS, CheckResult, ExerciseResult, GradeResult
 from grader.engine.rubric import DEFAULT_RUBRIC, ThroughputRule, load_rubric, load_throughput_rule
 from grader.registry import CONTRACT_FILES
@@ -170,14 +170,14 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     with made as sandbox:
         phases["sandbox_start"] = round(sandbox.zygote_start_s, 3)
         ctx = Context(sandbox=sandbox, seed=seed, use_gpu=bool(gpu_name), timeout_scale=timeout_scale)
-        unavailable = _preflight_all(sandbox, selected, timeout_scale, progress, phases)
+        unavailable, to_confirm = _preflight_all(sandbox, selected, timeout_scale, progress, phases)
         meter = LoadMeter(sandbox)
         plugin = ChecksPlugin(ctx, selected, unavailable, progress, meter=meter)
         _run(plugin, fail_fast, check_time_limit_s)
         outcomes = {key: fault(key, outcome) for key, outcome in plugin.outcomes.items()} if fault else plugin.outcomes
         exercises = [_exercise_result(e, rubric[e], plugin, outcomes, unavailable.get(e, ""), fail_fast) for e in selected]
         if not fail_fast:
-            _mark_pending(exercises, meter.overloaded)
+            _mark_pending(exercises, outcomes, meter.overloaded, to_confirm)
         if confirm == "now":
             exercises = _confirm(ctx, exercises, rubric, progress, phases, check_time_limit_s)
         figure = _throughput(sandbox, seed, exercises, timeout_scale, phases, measure_throughput and not fail_fast)
@@ -211,6 +211,7 @@ def confirm_pending(result: GradeResult, submission, *, rubric_path: Path = DEFA
     if not result.confirmations("pending"):
         return result
     rubric = load_rubric(rubric_path)
+    rule = load_throughput_rule(rubric_path)
     progress = _cleaned(progress or (lambda message: None))
     started = time.monotonic()
     use_gpu = result.gpu not in ("", "none")
@@ -218,8 +219,14 @@ def confirm_pending(result: GradeResult, submission, *, rubric_path: Path = DEFA
     with _sandbox(submission, use_gpu, jail, min_isolation, kernel_layers) as sandbox:
         ctx = Context(sandbox=sandbox, seed=result.seed, use_gpu=use_gpu, timeout_scale=result.timeout_scale)
         exercises = _confirm(ctx, result.exercises, rubric, progress, phases, check_time_limit_s)
-        flags = list(dict.fromkeys([*result.integrity_flags, *_summarize(ctx.flags)]))[:MAX_INTEGRITY_FLAGS]
-        result = dataclasses.replace(result, exercises=exercises, phases=phases, integrity_flags=flags,
+        figure = result.throughput
+        if throughput.awaits_confirmation(figure):  # measured now, alone, as grade() measures after its confirmations
+            exercises = _without_check(exercises, "tokens", rule.check_name)
+            figure = _throughput(sandbox, result.seed, exercises, result.timeout_scale, phases, True)
+            _throughput_check(rule, figure, exercises)
+        found = [*result.integrity_flags, *_summarize(ctx.flags), *([figure["flag"]] if "flag" in figure else [])]
+        flags = list(dict.fromkeys(found))[:MAX_INTEGRITY_FLAGS]
+        result = dataclasses.replace(result, exercises=exercises, phases=phases, integrity_flags=flags, throughput=figure,
                                      duration_s=round(result.duration_s + time.monotonic() - started, 2))
         if report is not None:
             report(result)
@@ -242,16 +249,18 @@ def _run(plugin: ChecksPlugin, fail_fast: bool, check_time_limit_s: float | None
         raise GraderFault(f"the checks crashed: {exc}\n{traceback.format_exc()}") from exc
 
 
-def _mark_pending(exercises: list[ExerciseResult], overloaded: set) -> None:
-    """Mark "pending" every check whose verdict must be confirmed alone (grader.engine.confirm.needs_confirmation),
-    and every check of an exercise whose preflight ran out of time (a check not run here, "skipped", never)."""
+def _mark_pending(exercises: list[ExerciseResult], outcomes: dict, overloaded: set, preflights: set) -> None:
+    """Mark "pending" every check whose verdict must be confirmed alone (grader.engine.confirm.needs_confirmation, from
+    its outcome's status and cause), and every check of an exercise in ``preflights`` (its preflight timed out or was
+    killed); a check not run here, "skipped", never."""
     for exercise in exercises:
-        preflight_timed_out = PREFLIGHT_TIMEOUT in exercise.note
         for check in exercise.checks:
             if check.status == "skipped":
                 continue
-            if preflight_timed_out or needs_confirmation(check.status, check.message,
-                                                         (check.exercise, check.name) in overloaded):
+            key = (check.exercise, check.name)
+            outcome = outcomes.get(key)
+            cause = outcome.cause if outcome is not None else ""
+            if exercise.name in preflights or needs_confirmation(check.status, cause, key in overloaded):
                 check.confirmation = "pending"
 
 
@@ -266,7 +275,7 @@ def _confirm(ctx: Context, exercises: list[ExerciseResult], rubric: dict, progre
     progress(f"  confirming {len(pending)} check(s) alone: {', '.join(sorted(f'{e}/{n}' for e, n in pending))}")
     ctx.__dict__.pop("_shared_probes", None)  # a shared probe's answer is run again, not read back
     names = [e.name for e in exercises if any(key[0] == e.name for key in pending)]
-    notes = _preflight_all(ctx.sandbox, names, ctx.timeout_scale, progress, {})
+    notes, _ = _preflight_all(ctx.sandbox, names, ctx.timeout_scale, progress, {})
     plugin = ChecksPlugin(ctx, names, notes, progress, only=pending)
     _run(plugin, False, check_time_limit_s)
     confirmed = []
@@ -278,7 +287,7 @@ def _confirm(ctx: Context, exercises: list[ExerciseResult], rubric: dict, progre
         checks = [_confirmed_check(c, _check_result(exercise.name, c.name, rubric[exercise.name][c.name], plugin,
                                                     plugin.outcomes, note, False))
                   if c.confirmation == "pending" else c for c in exercise.checks]
-        renote = PREFLIGHT_TIMEOUT in exercise.note or note
+        renote = bool(exercise.note) or bool(note)  # a note on a pending exercise is its preflight's
         confirmed.append(ExerciseResult(name=exercise.name, checks=checks, note=note if renote else exercise.note))
     phases["confirmation"] = round(time.monotonic() - began, 3)
     return confirmed
@@ -302,6 +311,8 @@ def _throughput(sandbox: Sandbox, seed: int, exercises: list[ExerciseResult], ti
         return {}
     if not wanted:
         return throughput.not_measured("turned off for this grading (--throughput off or --fail-fast)")
+    if any(c.confirmation == "pending" for c in tokens.checks):
+        return throughput.not_measured(throughput.AWAITING_CONFIRMATION)
     if tokens.note or not all(c.status in ("passed", "skipped") for c in tokens.checks):
         return throughput.not_measured("measured only when every tokens check passes")
     began = time.monotonic()
@@ -309,6 +320,12 @@ def _throughput(sandbox: Sandbox, seed: int, exercises: list[ExerciseResult], ti
                                 timeout_scale)
     phases["throughput"] = round(time.monotonic() - began, 3)
     return figure
+
+
+def _without_check(exercises: list[ExerciseResult], exercise: str, check: str) -> list[ExerciseResult]:
+    """``exercises`` with the check named ``check`` of ``exercise`` left out (the throughput check, judged again)."""
+    return [dataclasses.replace(e, checks=[c for c in e.checks if c.name != check]) if e.name == exercise else e
+            for e in exercises]
 
 
 def _throughput_check(rule: ThroughputRule, figure: dict, exercises: list[ExerciseResult]) -> None:
@@ -350,17 +367,21 @@ def _summarize(flags) -> list[str]:
     return lines
 
 
-def _preflight_all(sandbox: Sandbox, selected: list[str], timeout_scale: float, progress, phases: dict) -> dict[str, str]:
-    """{exercise: the one message all its checks get} for the exercises that cannot be checked; times go to ``phases``."""
-    unavailable = {}
+def _preflight_all(sandbox: Sandbox, selected: list[str], timeout_scale: float, progress,
+                   phases: dict) -> tuple[dict[str, str], set[str]]:
+    """({exercise: the one message all its checks get} for the exercises that cannot be checked, the exercises whose
+    preflight must be confirmed alone (grader.engine.preflight.Preflight)); times go to ``phases``."""
+    unavailable, to_confirm = {}, set()
     for exercise in selected:
         began = time.monotonic()
-        note = preflight(sandbox, exercise, timeout_scale)
+        found = run_preflight(sandbox, exercise, timeout_scale)
         phases[f"preflight/{exercise}"] = round(time.monotonic() - began, 3)
-        if note:
-            unavailable[exercise] = note
-            progress(f"  {exercise}: {note}")
-    return unavailable
+        if found.note:
+            unavailable[exercise] = found.note
+            progress(f"  {exercise}: {found.note}")
+        if found.confirm_alone:
+            to_confirm.add(exercise)
+    return unavailable, to_confirm
 
 
 def _cleaned(progress):

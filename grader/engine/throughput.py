@@ -60,6 +60,16 @@ PLAUSIBLE_SHARE = 1.5
 CLOCK_AGREEMENT = (0.5, 2.0)
 
 
+#: The reason of a figure left for later: tokens checks await their confirmation alone (``grade --confirm later``,
+#: batch's first phase); :func:`grader.engine.runner.confirm_pending` measures it once they are confirmed.
+AWAITING_CONFIRMATION = "measured once the tokens checks that await confirmation are confirmed alone"
+
+
+def awaits_confirmation(figure: dict) -> bool:
+    """Whether ``figure`` was left for :func:`grader.engine.runner.confirm_pending` to measure."""
+    return figure.get("status") == "not measured" and figure.get("reason") == AWAITING_CONFIRMATION
+
+
 class Invalid(ValueError):
     """A probe's marks do not describe the stretches it was asked for."""
 

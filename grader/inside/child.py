@@ -28,6 +28,7 @@ import traceback
 from grader.inside import tracebacks
 from grader.inside.encode import make_encoder
 from grader.inside.integrity import Detector
+from grader.inside.loader_deaths import recorded
 from grader.shared.common import SUBMISSION_PACKAGE
 
 #: Longest exception message and traceback text a probe reports (characters).
@@ -103,6 +104,7 @@ def make_runner(detector: Detector, code_dir: str):
     write, exit_, getpid = os.write, os._exit, os.getpid
     _len, _memoryview, _set = len, memoryview, set
     replaced, hook_attempts = detector.replaced, detector.hook_attempts
+    recorded_death = recorded
     student_dir = os.path.join(code_dir, SUBMISSION_PACKAGE)
 
     def flags_of(probe: str) -> list:
@@ -118,7 +120,7 @@ def make_runner(detector: Detector, code_dir: str):
             func = getattr(importlib.import_module(module_name), func_name)
             body = {"status": "ok", "data": func(**args)}
         except BaseException as exc:  # noqa: BLE001 - everything becomes a result
-            body = {"status": "error", **_exception_fields(exc, student_dir)}
+            body = {"status": "error", **_exception_fields(exc, student_dir), "cause": recorded_death(exc)}
         if getpid() != my_pid:
             exit_(0)  # a fork made by student code must not report a result
         body["flags"] = flags_of(probe)

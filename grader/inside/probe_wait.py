@@ -200,7 +200,7 @@ def interpret(cfg: ZygoteConfig, outcome: ChildEnd, output: str, timeout: float)
         return ProbeResult("error", error_type="ResultTooLarge",
                            error=f"ResultTooLarge: result exceeds {cfg.limits.result_cap} bytes")
     if not outcome.result:
-        return ProbeResult("crashed", error=_death_text(cfg, outcome.status, output, timeout))
+        return ProbeResult("crashed", error=_death_text(cfg, outcome.status, output, timeout), cause=_cause(outcome.status))
     try:
         result = channel.parse(channel.unframe(outcome.result, cfg.limits.result_cap), ProbeResult)
         if result.status not in ("ok", "error") or not all(isinstance(f, Flag) for f in result.flags):
@@ -210,4 +210,14 @@ def interpret(cfg: ZygoteConfig, outcome: ChildEnd, output: str, timeout: float)
             return ProbeResult("error", error_type=FRAME_REFUSED, error=refused_frame_text(str(exc)))
         how = describe_wait_status(outcome.status) if outcome.status is not None else ""
         return ProbeResult("crashed", error=f"invalid data on the result pipe ({str(exc)[:200]}); child {how}")
-    return dataclasses.replace(result, data=result.data if result.ok else None).bounded()
+    # A cause in the child's own frame is only the probe's word on a DataLoader worker (see ProbeResult.cause).
+    return dataclasses.replace(result, data=result.data if result.ok else None,
+                               cause="" if result.ok else result.cause).bounded()
+
+
+def _cause(status: int | None) -> str:
+    """ProbeResult.cause of a child that ended without a result: "killed" by SIGKILL (which the zygote sends only on a
+    timeout, reported as such), "died" otherwise."""
+    if status is not None and os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
+        return "killed"
+    return "died"

@@ -34,6 +34,8 @@ MAX_MARKS, MAX_MARK_CHARS = 64, 120
 #: Longest text of each ProbeResult text field, in characters, as the receiving end cuts it.
 #: The child cuts errors and tracebacks to 4,000 characters itself (at frame boundaries); these
 #: are the backstop, a little above that, so an honest result is never cut twice.
+#: The values of :attr:`ProbeResult.cause`: how a probe ended that the machine could have caused.
+CAUSES = ("killed", "died")
 TEXT_LIMITS = {"error": 5000, "error_type": 200, "traceback": 6000, "output": 4000}
 
 
@@ -187,6 +189,16 @@ class ProbeResult:
     stamped by the zygote's clock when it read the line (whatever the child
     wrote in its own frame): a time the child's code cannot change, of a
     moment the child chose.
+
+    ``cause`` says, as a word and never as text to match, whether the
+    machine could have caused this end (grader.engine.confirm): "killed"
+    (ended by SIGKILL, not by the zygote's own timeout: the out-of-memory
+    killer picks by size, a neighbour's pressure included), "died" (ended
+    by another signal or exit without a result), or "". The zygote sets it
+    for the probe's own process; for a DataLoader worker the probe's own
+    loader call sets it from the worker's exit code
+    (:mod:`grader.inside.loader_deaths`). A timeout is ``status`` "timeout",
+    set from the zygote's clock.
     """
 
     status: str
@@ -200,6 +212,7 @@ class ProbeResult:
     rss_growth_mb: float = 0.0
     request_id: int = 0
     marks: list = field(default_factory=list)
+    cause: str = ""
 
     @property
     def ok(self) -> bool:
@@ -218,7 +231,8 @@ class ProbeResult:
         marks = [[float(m[0]), m[1][:MAX_MARK_CHARS]] for m in (self.marks if isinstance(self.marks, list) else [])[:MAX_MARKS]
                  if isinstance(m, list) and len(m) == 2 and isinstance(m[0], (int, float)) and not isinstance(m[0], bool)
                  and isinstance(m[1], str)]
-        return dataclasses.replace(self, flags=list(seen), marks=marks, **texts)
+        cause = self.cause if self.cause in CAUSES else ""
+        return dataclasses.replace(self, flags=list(seen), marks=marks, cause=cause, **texts)
 
 
 def cut_text(text: str, limit: int) -> str:

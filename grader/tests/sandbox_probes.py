@@ -423,3 +423,32 @@ def leave_marks(tag):
 def find_marks(tag):
     """{place: whether the mark of an earlier probe is still there}."""
     return {place: os.path.exists(path) for place, path in _mark_paths(tag).items()}
+
+
+# How a probe ended, as a cause (grader.shared.messages.ProbeResult.cause), never a text: test_confirmation.py.
+
+def kills_itself():
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+class _KilledWorker(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def worker_killed():
+    from grader.inside.probes.common import worker_batches
+
+    with worker_batches(_KilledWorker(), "fork", num_workers=1) as batches:
+        return [list(batch) for batch in batches]
+
+
+def raises_a_dataloader_timeout_sentence():
+    raise RuntimeError("DataLoader timed out after 5 seconds")

@@ -76,13 +76,16 @@ class ProbeProblem(Exception):
     """The probe did not return data: the student's code raised, hung or crashed.
 
     ``status`` is the check status it maps to ("failed" for an unfinished
-    stub, "error", or "timeout"); ``output`` is the student's captured output.
+    stub, "error", or "timeout"); ``output`` is the student's captured output;
+    ``cause`` is the probe's :attr:`~grader.shared.messages.ProbeResult.cause`
+    ("killed", "died" or ""), which decides a confirmation, never the message.
     """
 
-    def __init__(self, status, message, output=""):
+    def __init__(self, status, message, output="", cause=""):
         super().__init__(message)
         self.status = status
         self.output = output
+        self.cause = cause
 
 
 def expect(condition, message):
@@ -201,8 +204,8 @@ def problem_from(result, timeout, case=""):
         return ProbeProblem("failed", f"not implemented yet: {text}", result.output)
     if result.status == "error":
         where = f"\n{result.traceback.strip()}" if result.traceback else ""
-        return ProbeProblem("error", f"{on}your code raised {result.error}{where}", result.output)
-    return ProbeProblem("error", f"{on}the process running your code died: {result.error}", result.output)
+        return ProbeProblem("error", f"{on}your code raised {result.error}{where}", result.output, result.cause)
+    return ProbeProblem("error", f"{on}the process running your code died: {result.error}", result.output, result.cause)
 
 
 

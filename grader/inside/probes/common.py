@@ -12,6 +12,7 @@ import numpy as np
 import torch
 from torch.utils.data import DataLoader, get_worker_info
 
+from grader.inside import loader_deaths
 from grader.inside.child import load_submission
 from grader.shared.common import PROBES_PACKAGE
 
@@ -106,6 +107,9 @@ def worker_batches(dataset, start_method, num_workers=2, **kwargs):
     _notice_deaths_sooner(it)
     try:
         yield it
+    except BaseException as exc:
+        loader_deaths.mark(exc, getattr(it, "_workers", ()))  # a worker's death is a cause, never a text to match
+        raise
     finally:
         shutdown = getattr(it, "_shutdown_workers", None)  # absent with num_workers=0
         if shutdown is not None:
