@@ -9,7 +9,7 @@ Layers, each recorded with a short description of what it applied when it held:
   the probes and the submission; write private scratch), and where its ABI
   allows, TCP bind and connect refused and signals and abstract sockets scoped;
 * ``seccomp``: a seccomp filter: sockets other than AF_UNIX, io_uring, ptrace,
-  namespaces, mounts, BPF and kernel keys refused.
+  namespaces, mounts, BPF, kernel keys, System V IPC and POSIX message queues refused.
 
 Rlimits, wall timeouts, bounded output and the kill of every descendant after
 each probe apply at every level.

@@ -16,6 +16,7 @@ from grader.text import first_paragraph
 CHECKS_DIR = Path(__file__).with_name("checks")
 #: How the message of a check starts when it was not run because an earlier check of its exercise timed out.
 NOT_RUN_AFTER_TIMEOUT = "not run: an earlier check"
+NOT_RUN_AFTER_OVERSIZE = NOT_RUN_AFTER_TIMEOUT  # the same start: the seed-invariance test treats both as not run
 
 
 class GraderFault(RuntimeError):
@@ -59,6 +60,7 @@ class ChecksPlugin:
         self.outcomes: dict[tuple[str, str], CheckOutcome] = {}
         self.descriptions: dict[tuple[str, str], str] = {}
         self.timed_out: set[str] = set()  # exercises with a check that timed out
+        self.oversized: set[str] = set()  # exercises with a check whose answer was refused for its size
         self.not_here: dict[tuple[str, str], str] = {}  # checks this runner cannot run (support.ON_GPU), and why
 
     @pytest.fixture
@@ -69,7 +71,11 @@ class ChecksPlugin:
         if exercise in self.timed_out:
             raise ProbeProblem("timeout", f"{NOT_RUN_AFTER_TIMEOUT} of {exercise} timed out, so its code was not "
                                "called again. Fix the hang first.")
-        self.context.begin_check(request.node.nodeid)
+        if exercise in self.oversized:
+            raise ProbeProblem("error", f"{NOT_RUN_AFTER_OVERSIZE} of {exercise} returned a result larger than the "
+                               "grader reads, so its code was not called again (each such answer costs seconds to "
+                               "make and refuse). Return what the docstring says, of the shape it says.")
+        self.context.begin_check(request.node.nodeid, exercise)
         if self.meter is not None:
             self.meter.begin()
         return self.context
@@ -101,6 +107,8 @@ class ChecksPlugin:
                 self.meter.end(key)
             if self.outcomes[key].status == "timeout":
                 self.timed_out.add(key[0])
+            if call.excinfo is not None and isinstance(call.excinfo.value, ProbeProblem) and call.excinfo.value.oversized:
+                self.oversized.add(key[0])
             self.progress(f"  {key[0]}/{key[1]}: {self.outcomes[key].status}")
 
     def _outcome(self, report, call, nodeid) -> CheckOutcome:

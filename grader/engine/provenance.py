@@ -27,6 +27,7 @@ from pathlib import Path
 
 from grader.command_table import PUBLISHED_COMMANDS
 from grader.paths import REPO
+from grader.sandbox import jail
 
 #: What of grader/ a published grader leaves out (names at any depth; shutil.ignore_patterns): the tests, the
 #: instructor's tools and the instructor's documentation (grader/docs/).
@@ -109,7 +110,7 @@ def cpu_model() -> str:
 
 
 def environment(gpu: str = "none", isolation: str = "") -> dict[str, str]:
-    """What this grading ran on: {python, torch, numpy, os, cpu, gpu, start_methods, isolation}."""
+    """What this grading ran on: {python, torch, numpy, os, cpu, gpu, start_methods, isolation, bubblewrap}."""
     return {
         "python": platform.python_version(),
         "torch": _version("torch"),
@@ -119,4 +120,5 @@ def environment(gpu: str = "none", isolation: str = "") -> dict[str, str]:
         "gpu": gpu or "none",
         "start_methods": ",".join(multiprocessing.get_all_start_methods()),
         "isolation": isolation,
+        "bubblewrap": jail.bubblewrap().text(),
     }

@@ -274,6 +274,7 @@ def _confirm(ctx: Context, exercises: list[ExerciseResult], rubric: dict, progre
     began = time.monotonic()
     progress(f"  confirming {len(pending)} check(s) alone: {', '.join(sorted(f'{e}/{n}' for e, n in pending))}")
     ctx.__dict__.pop("_shared_probes", None)  # a shared probe's answer is run again, not read back
+    ctx.restart_budgets()
     names = [e.name for e in exercises if any(key[0] == e.name for key in pending)]
     notes, _ = _preflight_all(ctx.sandbox, names, ctx.timeout_scale, progress, {})
     plugin = ChecksPlugin(ctx, names, notes, progress, only=pending)

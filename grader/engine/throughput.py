@@ -39,7 +39,7 @@ import time
 import numpy as np
 
 from grader.shared.common import PROBES_PACKAGE
-from grader.shared.throughput import window_starts, x_sums
+from grader.shared.throughput import chained_total, window_starts, x_sums
 from grader.shared.token_data import token_data
 
 #: The levels of experiment (d), in the order a round reads them, and the ceiling's name.
@@ -56,6 +56,10 @@ ROUNDS, SAMPLES, STRETCH_S = 4, 8_192, 0.04
 BUDGET_S = 3.0
 #: A median share above this is withheld: a data path through a DataLoader does not outrun the raw gather it holds.
 PLAUSIBLE_SHARE = 1.5
+#: The levels probe's peak memory growth (the zygote's measure) over the ceiling's, at this many times the token file's
+#: size or more in every round, means the file was read whole: a copy widened to int64 is 4 times its size (honest
+#: answers measured here: 0-3 MB over the ceiling on the 1.9 MB file, the int64 copy 6-9 MB; a uint16 copy is not told apart).
+MEMORY_MARGIN = 2.5
 #: The child's clock over the zygote's, outside this range, is flagged for review (an honest child reads ~1).
 CLOCK_AGREEMENT = (0.5, 2.0)
 
@@ -79,17 +83,28 @@ def not_measured(reason: str, flag: str = "") -> dict:
     return {"status": "not measured", "reason": reason, **({"flag": flag} if flag else {})}
 
 
-def stretches(marks: list, names: tuple[str, ...], starts: np.ndarray, sums: np.ndarray) -> dict:
+def answer_of(text: str) -> tuple[str, int]:
+    """A stamped mark's text as (the child's line, the zygote's answer): the answer is what follows the last
+    :data:`grader.inside.probe_wait.ANSWER_SEPARATOR`, which the zygote writes after whatever the child wrote."""
+    line, separator, answer = text.rpartition(" #")
+    try:
+        return line, int(answer, 16) if separator and len(answer) == 16 else -1
+    except ValueError:
+        return text, -1
+
+
+def stretches(marks: list, names: tuple[str, ...], sums: np.ndarray) -> dict:
     """{name: (windows per second by the zygote's stamps, the child's seconds over the zygote's)} from one probe's
     marks; :class:`Invalid` unless they are a start and an end for each of ``names`` in turn, each end with the count
-    and x-token sum of the windows after the untimed first batch."""
-    batch = SETUP["batch"]
+    and x-token sum of the windows its start mark's answer draws (chained batch by batch, after the untimed first)."""
+    batch, windows = SETUP["batch"], SETUP["tokens"] - SETUP["block"]
     if len(marks) != 2 * len(names):
         raise Invalid(f"{len(marks)} marks for {len(names)} stretches")
     found = {}
     for name, (at_start, start), (at_end, end) in zip(names, marks[::2], marks[1::2]):
+        (start, answer), (end, _) = answer_of(start), answer_of(end)
         parts = end.removeprefix(f"end {name} ").split(" ")
-        if start != f"start {name}" or not end.startswith(f"end {name} ") or len(parts) != 3:
+        if start != f"start {name}" or answer < 0 or not end.startswith(f"end {name} ") or len(parts) != 3:
             raise Invalid(f"expected the marks of {name!r}, got {start!r} and {end!r}")
         try:
             count, total, child_s = int(parts[0]), int(parts[1]), float(parts[2])
@@ -97,11 +112,39 @@ def stretches(marks: list, names: tuple[str, ...], starts: np.ndarray, sums: np.
             raise Invalid(f"{name}: unreadable end mark {end!r}") from None
         if not (0 < count <= SAMPLES and count % batch == 0) or at_end <= at_start:
             raise Invalid(f"{name}: {count} windows between stamps {at_start:.6f} and {at_end:.6f}")
-        expected = int(sums[starts[batch:batch + count]].sum())
+        expected = chained_total(window_starts(answer, windows, SAMPLES), sums, count, batch, windows)
         if total != expected:
             raise Invalid(f"{name}: the x tokens of its {count} windows sum to {expected}, its mark says {total}")
         found[name] = (count / (at_end - at_start), child_s / (at_end - at_start))
     return found
+
+
+def broken_promises(counts: object, growth_mb: float = 0.0, ceiling_growth_mb: float = 0.0) -> list[str]:
+    """What the measured run of the student's code did that the tokens checks refuse, from the levels probe's counts
+    (made in the student's process: see :mod:`grader.inside.probes.throughput`) and the zygote's measure of each
+    probe's peak memory growth (outside it): one memmap read per read_batch and __getitems__ call at most, no memmap
+    opened by __init__ or len(), and the file never read whole (by read(2), or into memory the ceiling's process,
+    which gathers as many windows from the same file through the same loaders, did not need: pass the smallest
+    difference over the rounds)."""
+    if not isinstance(counts, dict):
+        return ["the levels probe sent back no counts"]
+    broken, most = [], counts.get("most_reads_per_call")
+    most = most if isinstance(most, dict) else {}
+    for level in ("__getitems__", "whole batches"):
+        reads = most.get(level)
+        if not isinstance(reads, int) or reads > 1:
+            broken.append(f"{level} indexed the memmap {reads} times in one call (one gather per batch)")
+    size = counts.get("file_bytes") if isinstance(counts.get("file_bytes"), int) else 2 * SETUP["tokens"]
+    if counts.get("opened_by_init") != 0:
+        broken.append(f"__init__ and len() opened {counts.get('opened_by_init')} memmap(s) (laziness)")
+    read = counts.get("bytes_read")
+    if isinstance(read, int) and read >= size // 2:
+        broken.append(f"{read:,} bytes were read from files while the {size:,}-byte token file was read (laziness: "
+                      "never read whole)")
+    if growth_mb - ceiling_growth_mb >= MEMORY_MARGIN * size / 2**20:
+        broken.append(f"the student's process grew {growth_mb - ceiling_growth_mb:.1f} MB more than the raw gather's in "
+                      f"every round, on a {size / 2**20:.1f} MB token file (laziness: never read whole)")
+    return broken
 
 
 def measure(sandbox, seed: int, machine: dict, timeout_scale: float = 1.0, budget_s: float = BUDGET_S) -> dict:
@@ -115,17 +158,15 @@ def measure(sandbox, seed: int, machine: dict, timeout_scale: float = 1.0, budge
     started = time.monotonic()
     deadline = started + budget_s
     settings = {k: SETUP[k] for k in ("tokens", "high", "block", "batch")}
-    windows = SETUP["tokens"] - SETUP["block"]
     sums = x_sums(token_data(SETUP["tokens"], np.uint16, DATA_SEED, SETUP["high"]), SETUP["block"])
     seeds = np.random.default_rng([seed, DATA_SEED])
-    rounds, longest, replaced = [], 0.0, set()
+    rounds, longest, replaced, extra_mb = [], 0.0, set(), []
     for number in range(ROUNDS):
         if rounds and time.monotonic() + longest > deadline:
             break
-        began, round_seed = time.monotonic(), int(seeds.integers(2**31))
-        starts = window_starts(round_seed, windows, SAMPLES + SETUP["batch"])
+        began, round_seed = time.monotonic(), int(seeds.integers(2**31))  # draws the untimed first batches only
         args = dict(settings, data_seed=DATA_SEED, seed=round_seed, samples=SAMPLES, seconds=STRETCH_S)
-        rates = {}
+        rates, results = {}, {}
         for probe in (("ceiling", "levels") if number % 2 == 0 else ("levels", "ceiling")):
             remaining = deadline + 1.0 - time.monotonic()  # the last probe may end up to a second past the budget
             if remaining < 0.5:
@@ -136,14 +177,24 @@ def measure(sandbox, seed: int, machine: dict, timeout_scale: float = 1.0, budge
             if not result.ok:
                 return not_measured(f"the {probe} probe did not finish: {result.error[:300]}")
             try:
-                rates.update(stretches(result.marks, (CEILING,) if probe == "ceiling" else LEVELS, starts, sums))
+                rates.update(stretches(result.marks, (CEILING,) if probe == "ceiling" else LEVELS, sums))
             except Invalid as exc:
                 why = f"the throughput marks did not match the windows asked for ({exc})"
                 return not_measured(why, flag=why if probe == "levels" else "")
             replaced.update(flag.name for flag in result.flags)
+            results[probe] = result
+        broken = broken_promises(results["levels"].data)
+        extra_mb.append(results["levels"].rss_growth_mb - results["ceiling"].rss_growth_mb)
+        if broken:
+            why = f"the measured run broke what the tokens checks judge: {'; '.join(broken)[:600]}"
+            return not_measured(why, flag=why)
         rounds.append(rates)
         longest = max(longest, time.monotonic() - began)
-    figure = _figure(rounds, machine, time.monotonic() - started)
+    broken = broken_promises(results["levels"].data, min(extra_mb), 0.0)
+    if broken:
+        why = f"the measured run broke what the tokens checks judge: {'; '.join(broken)[:600]}"
+        return not_measured(why, flag=why)
+    figure = dict(_figure(rounds, machine, time.monotonic() - started), memory_over_ceiling_mb=round(min(extra_mb), 1))
     if replaced and figure["status"] == "measured":
         note = f"the student's code replaced {', '.join(sorted(replaced)[:5])} while the throughput was measured"
         figure["flag"] = "; ".join(filter(None, (figure.get("flag"), note)))

@@ -6,7 +6,8 @@
 * :mod:`~grader.inside.lockdown`: limits, environment and identity of a probe child;
 * :mod:`~grader.inside.layers` with :mod:`~grader.inside.landlock` and
   :mod:`~grader.inside.seccomp`: the kernel's layers, applied before the first fork;
-* :mod:`~grader.inside.quota`: what a probe wrote where no tmpfs caps it;
+* :mod:`~grader.inside.quota`: what a probe wrote where no tmpfs caps it; :mod:`~grader.inside.ipc`: the
+  System V IPC objects and POSIX queues a probe's uid left;
 * :mod:`~grader.inside.child`: inside a probe child, imports the submission and runs the probe;
 * :mod:`~grader.inside.integrity`, :mod:`~grader.inside.encode`: what the child watches and how it answers;
 * :mod:`~grader.inside.tracebacks`: the student's frames of an error or a hang;

@@ -21,7 +21,7 @@ from grader.shared.messages import ZygoteConfig
 
 #: What the "sandbox" policy refuses, in one phrase (the rules themselves: seccomp.rule_names("sandbox")).
 SECCOMP_SUMMARY = ("sockets other than AF_UNIX, io_uring, ptrace and process_vm, kexec, bpf, perf_event_open, kernel keys, "
-                   "mounts and namespaces refused; clone3 answers ENOSYS")
+                   "mounts, namespaces, System V IPC and POSIX message queues refused; clone3 answers ENOSYS")
 
 
 def apply(cfg: ZygoteConfig) -> tuple[dict[str, str], dict[str, str]]:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import dataclasses
 import fcntl
 import os
+import socket
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 
-from grader.inside import forkserver, lockdown, quota
+from grader.inside import forkserver, ipc, lockdown, quota
 from grader.inside.probe_wait import interpret, read_output, wait_child
 from grader.inside.stack_dumps import arm_stack_dump, dump_stacks, where_it_hung
 from grader.inside.tracebacks import strip_dumps
@@ -115,8 +116,10 @@ SHARED_WRITABLE = ("/dev/shm", "/tmp")
 
 def _clean_up(state: ZygoteState, scratch: str) -> None:
     """Remove what the probe left, so that the next one starts fresh (no state survives between probes): its scratch
-    folder, everything in the shared forkserver's folder but its socket, and what the probes' uid left in /dev/shm
-    and /tmp (without a uid of their own, a probe's files there cannot be told from others': they stay)."""
+    folder, everything in the shared forkserver's folder but its socket, what the probes' uid left in /dev/shm
+    and /tmp, and its System V IPC objects and POSIX message queues (:mod:`grader.inside.ipc`; the seccomp filter
+    refuses their creation, this removes them where it did not hold). Without a uid of their own, a probe's files
+    and IPC objects cannot be told from others': they stay."""
     cfg = state.cfg
     try:
         remove_tree(scratch)
@@ -126,6 +129,8 @@ def _clean_up(state: ZygoteState, scratch: str) -> None:
     if cfg.uid is not None:
         for folder in SHARED_WRITABLE:
             quota.remove_files_of(cfg.uid, folder)
+        for left in ipc.remove_objects_of(cfg.uid, cfg.gid):
+            print(f"zygote: could not remove the probes' IPC object {left}", file=sys.stderr, flush=True)
 
 
 def _empty_forkserver_folder(state: ZygoteState) -> None:
@@ -156,7 +161,7 @@ def run_one(state: ZygoteState, request: RunRequest) -> ProbeResult:
     scratch = tempfile.mkdtemp(prefix="run-", dir=cfg.scratch_root)
     capture_fd = _open_capture_file(cfg.capture_dir)
     result_r, result_w = os.pipe()
-    clock_r, clock_w = os.pipe()
+    clock_r, clock_w = (end.detach() for end in socket.socketpair())  # both ways: the zygote answers each mark
     go_r, go_w = os.pipe()  # the child waits until its starting memory is read
     sys.stdout.flush()
     sys.stderr.flush()

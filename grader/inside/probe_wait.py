@@ -23,7 +23,10 @@ from grader.shared.proctree import describe_wait_status
 
 QUOTA_CHECK_S = 0.25  # how often the write quota is measured while a probe runs (without a jail's tmpfs)
 MAX_MARKS = messages.MAX_MARKS  # the most marks the zygote stamps for one probe; later lines are read and dropped
-MAX_MARK_CHARS = messages.MAX_MARK_CHARS  # the longest mark kept; a longer line is dropped
+MAX_MARK_CHARS = messages.MAX_MARK_CHARS  # the longest mark kept, its answer included; a longer line is dropped
+ANSWER_BYTES = 8  # each mark's answer: this many random bytes, drawn by the zygote as it reads the mark
+ANSWER_SEPARATOR = " #"  # a kept mark is the child's line, this, and its answer in hex
+MAX_LINE_CHARS = MAX_MARK_CHARS - len(ANSWER_SEPARATOR) - 2 * ANSWER_BYTES  # the longest line of the child's kept
 
 
 @dataclasses.dataclass
@@ -39,11 +42,19 @@ class ChildEnd:
 
 
 class _Marks:
-    """The lines a probe writes on its clock pipe, each stamped with the zygote's clock when it is read.
+    """The lines a probe writes on its clock socket, each stamped with the zygote's clock when it is read, and answered.
 
     The stamp is the zygote's (outside the child), so a child that changes its
     own clocks changes nothing here; what the child controls is when it writes
-    and what. Bounded: :data:`MAX_MARKS` lines of at most :data:`MAX_MARK_CHARS`.
+    and what. Each kept line is answered on the same socket with
+    :data:`ANSWER_BYTES` random bytes in hex and a newline, drawn here as the
+    line is read: after the child was forked, so nothing in the child's
+    memory held them before its mark was stamped (the throughput probe draws
+    a stretch's windows from its start mark's answer). The answer is kept in
+    the mark, after :data:`ANSWER_SEPARATOR`: the last one in a mark's text is
+    the zygote's, whatever the child wrote. The answer is written without
+    blocking and dropped if the child's socket is full. Bounded:
+    :data:`MAX_MARKS` lines of at most :data:`MAX_LINE_CHARS`.
     """
 
     def __init__(self, fd: int):
@@ -62,9 +73,17 @@ class _Marks:
             *complete, self.partial = (self.partial + chunk).split(b"\n")
             self.partial = self.partial[-MAX_MARK_CHARS - 1:]
             for line in complete:
-                if len(self.lines) < MAX_MARKS and len(line) <= MAX_MARK_CHARS:
-                    self.lines.append((now, line.decode("ascii", "replace")))
+                if len(self.lines) < MAX_MARKS and len(line) <= MAX_LINE_CHARS:
+                    answer = os.urandom(ANSWER_BYTES).hex()
+                    self.lines.append((now, f"{line.decode('ascii', 'replace')}{ANSWER_SEPARATOR}{answer}"))
+                    self._answer(answer)
         return False
+
+    def _answer(self, answer: str) -> None:
+        try:
+            os.write(self.fd, answer.encode("ascii") + b"\n")
+        except OSError:  # full (a child that never reads), gone, or a one-way pipe: the mark keeps its answer anyway
+            pass
 
 
 def _drain(fd: int, buf: bytearray, cap: int) -> bool:

@@ -21,9 +21,20 @@ Contract of the filter:
   of every family but AF_UNIX (UDP, raw, packet, netlink...), every io_uring
   call (it can open sockets without socket()), ptrace, process_vm_readv/writev,
   kexec, bpf, perf_event_open, the key-ring calls, mount, umount2, pivot_root
-  and the new mount API, unshare, setns, clone with any CLONE_NEW* flag: EPERM;
-  clone3: ENOSYS (its flags live in memory a filter cannot read; glibc then
-  falls back to clone, as under Docker).  Installing it sets no_new_privs first.
+  and the new mount API, unshare, setns, clone with any CLONE_NEW* flag, every
+  System V IPC call (shmget, shmat, shmctl, shmdt, semget, semop, semtimedop,
+  semctl, msgget, msgsnd, msgrcv, msgctl) and every POSIX message-queue call
+  (mq_open, mq_unlink, mq_timedsend, mq_timedreceive, mq_notify,
+  mq_getsetattr; :data:`IPC_CALLS`): EPERM; clone3: ENOSYS (its flags live in
+  memory a filter cannot read; glibc then falls back to clone, as under
+  Docker).  Installing it sets no_new_privs first.  IPC objects outlive their
+  process and are shared by the whole IPC namespace (without a jail, the
+  machine's: the next grading's too), outside RLIMIT_AS and the write quota;
+  POSIX shared memory and named semaphores (shm_open, sem_open: files in
+  /dev/shm, which DataLoader workers use) stay allowed, under Landlock and
+  the quota.  The zygote is under the filter too, so it cannot remove an IPC
+  object either: the probe's clean-up (:mod:`grader.inside.ipc`) removes
+  leftovers only where the filter did not hold.
 * ``"docker"`` (the suite's simulation of Gradescope's container): only the
   namespace rules of Docker's default profile for a container without
   CAP_SYS_ADMIN: unshare, setns, mount, umount2, pivot_root and clone with
@@ -64,12 +75,23 @@ SYSCALLS = {
     "x86_64": {"socket": 41, "socketpair": 53, "clone": 56, "ptrace": 101, "pivot_root": 155, "mount": 165, "umount2": 166,
                "kexec_load": 246, "add_key": 248, "request_key": 249, "keyctl": 250, "unshare": 272, "perf_event_open": 298,
                "setns": 308, "process_vm_readv": 310, "process_vm_writev": 311, "seccomp": 317, "kexec_file_load": 320,
-               "bpf": 321, **_GENERIC},
+               "bpf": 321, "shmget": 29, "shmat": 30, "shmctl": 31, "semget": 64, "semop": 65, "semctl": 66, "shmdt": 67,
+               "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "semtimedop": 220, "mq_open": 240, "mq_unlink": 241,
+               "mq_timedsend": 242, "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245, **_GENERIC},
     "aarch64": {"umount2": 39, "mount": 40, "pivot_root": 41, "unshare": 97, "kexec_load": 104, "ptrace": 117, "socket": 198,
                 "socketpair": 199, "add_key": 217, "request_key": 218, "keyctl": 219, "clone": 220, "perf_event_open": 241,
                 "setns": 268, "process_vm_readv": 270, "process_vm_writev": 271, "seccomp": 277, "bpf": 280,
-                "kexec_file_load": 294, **_GENERIC},
+                "kexec_file_load": 294, "mq_open": 180, "mq_unlink": 181, "mq_timedsend": 182, "mq_timedreceive": 183,
+                "mq_notify": 184, "mq_getsetattr": 185, "msgget": 186, "msgctl": 187, "msgrcv": 188, "msgsnd": 189, "semget": 190,
+                "semctl": 191, "semtimedop": 192, "semop": 193, "shmget": 194, "shmctl": 195, "shmat": 196, "shmdt": 197,
+                **_GENERIC},
 }
+
+#: System V IPC (shared memory, semaphores, message queues) and POSIX message queues: objects that outlive the
+#: process that made them, shared by every process of an IPC namespace (the machine's, without a jail), held outside
+#: RLIMIT_AS and the write quota. DataLoader workers need none of them (POSIX shm and sem_open are files in /dev/shm).
+IPC_CALLS = ("shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semtimedop", "semctl", "msgget", "msgsnd", "msgrcv",
+             "msgctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr")
 
 # A rule: (syscall, condition, errno); condition "always", "arg0!=AF_UNIX" or "arg0&CLONE_NEW".
 _NAMESPACES = [(name, "always", errno.EPERM) for name in ("unshare", "setns", "mount", "umount2", "pivot_root")] + [
@@ -80,7 +102,7 @@ POLICIES = {
         (name, "always", errno.EPERM) for name in (
             "io_uring_setup", "io_uring_enter", "io_uring_register", "ptrace", "process_vm_readv", "process_vm_writev",
             "kexec_load", "kexec_file_load", "bpf", "perf_event_open", "keyctl", "add_key", "request_key", "open_tree",
-            "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr", "open_tree_attr")] + _NAMESPACES,
+            "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr", "open_tree_attr", *IPC_CALLS)] + _NAMESPACES,
 }
 
 

@@ -36,6 +36,7 @@ import atexit
 import json
 import os
 import secrets
+import stat
 import subprocess
 import sys
 import tempfile
@@ -201,6 +202,8 @@ class Sandbox:
             if self.zygote_pid is not None:
                 return
             self._stop_zygote()
+            if self.jailed:
+                self._check_bind_sources()
             bytecode.ensure(say=lambda line: print(f"grader: {line}", file=sys.stderr, flush=True))
             started = time.monotonic()
             paths = zygote_paths(jailed=self.jailed, root=self.root, lib_dir=self.lib_dir, code_dir=self.code_dir)
@@ -236,6 +239,27 @@ class Sandbox:
                 self._stop_zygote()
                 raise SandboxError(f"isolation {self.isolation.level} is below the required {self.min_isolation}: "
                                    f"{self.isolation.reason}")
+
+    def _check_bind_sources(self) -> None:
+        """Refuse to set up a jail whose bound folders hold anything but what this grader made for this sandbox.
+
+        bubblewrap's setup must never meet a path student code could have written (CVE-2026-87766 follows a
+        planted symlink out of the new root): every other destination lies in the fresh root bwrap makes itself,
+        and the two host folders it binds, ``lib/`` and ``code/``, are made here by the grader for this sandbox,
+        read-only inside the jail. A restart of the zygote binds them again, so each start checks that they still
+        hold only folders and regular files owned by this process and writable by no one else (no symlink, FIFO or
+        device), and raises :class:`SandboxError` otherwise.
+        """
+        me = os.geteuid()
+        for top in (self.lib_dir, self.code_dir):
+            for folder, names, files in os.walk(top):
+                for path in (folder, *(os.path.join(folder, n) for n in (*names, *files))):
+                    info = os.lstat(path)
+                    if not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode)) or info.st_uid != me \
+                            or info.st_mode & 0o022:
+                        raise SandboxError(f"{path} is not a folder or file this grader made for the sandbox (mode "
+                                           f"{stat.filemode(info.st_mode)}, owner {info.st_uid}): the jail is not set up "
+                                           "over a path other code could have written")
 
     def _find_zygote(self) -> int:
         """The zygote's host pid: bwrap's first descendant that runs Python (or the process itself)."""

@@ -102,6 +102,74 @@ def availability() -> Availability:
                               "network, IPC and UTS namespaces")
 
 
+#: bubblewrap's CVE-2026-87766 (while setting up a sandbox, creating a file or folder under the new root can follow a
+#: symlink planted there out through /oldroot and write on the host as the launching user): fixed upstream in 0.12.0;
+#: the distribution packages known to carry the fix (grader/docs/hosts.md, "bubblewrap").
+CVE = "CVE-2026-87766"
+FIXED_UPSTREAM = (0, 12, 0)
+#: Distribution packages older than 0.12.0 known to carry the fix (and those after them on the same upstream version).
+FIXED_PACKAGES = ("0.9.0-1ubuntu0.2",)
+#: Packages known to lack it.
+UNFIXED_PACKAGES = ("0.8.0-2+deb12u1",)
+
+
+@dataclass(frozen=True)
+class Bubblewrap:
+    """The installed bubblewrap: ``version`` as ``bwrap --version`` prints it ("" when absent), ``package`` the
+    distribution's package version ("" when unknown), ``fixed`` whether it carries :data:`CVE`'s fix (None: unknown)."""
+
+    version: str
+    package: str
+    fixed: bool | None
+
+    def text(self) -> str:
+        """One line for reports and ``check``, e.g. "0.8.0 (package 0.8.0-2+deb12u1; CVE-2026-87766 not fixed)"."""
+        if not self.version:
+            return "not installed"
+        package = f"package {self.package}; " if self.package else ""
+        fix = {True: "fixed", False: "not fixed", None: "fix unknown"}[self.fixed]
+        return f"{self.version} ({package}{CVE} {fix})"
+
+
+@functools.lru_cache(maxsize=None)
+def bubblewrap() -> Bubblewrap:
+    """What :class:`Bubblewrap` says of this machine's ``bwrap`` (asked once per process; never raises)."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return Bubblewrap("", "", None)
+    version = _output([bwrap, "--version"]).removeprefix("bubblewrap").strip()
+    package = _output(["dpkg-query", "-W", "-f=${Version}", "bubblewrap"]) if shutil.which("dpkg-query") else ""
+    numbers = tuple(int(part) for part in version.split(".")[:3] if part.isdigit())
+    if len(numbers) == 3 and numbers >= FIXED_UPSTREAM:
+        fixed = True
+    elif package in UNFIXED_PACKAGES:
+        fixed = False
+    elif same_line := [known for known in FIXED_PACKAGES if known.split("-")[0] == package.split("-")[0]]:
+        fixed = any(_at_least(package, known) for known in same_line)
+    else:
+        fixed = None  # a distribution may have backported the fix: its security tracker says
+    return Bubblewrap(version, package, fixed)
+
+
+def _output(argv: list[str]) -> str:
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=10).stdout.strip()[:100]
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def _at_least(package: str, known: str) -> bool:
+    """Whether the package version ``package`` is ``known`` or later (dpkg's own ordering, where dpkg is here)."""
+    if package == known:
+        return True
+    if not shutil.which("dpkg"):
+        return False
+    try:
+        return subprocess.run(["dpkg", "--compare-versions", package, "ge", known], timeout=10).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
 def _system_binds() -> list[str]:
     args: list[str] = []
     for path in SYSTEM_PATHS:

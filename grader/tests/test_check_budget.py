@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from grader.engine.checks.support import CHECK_BUDGET_S, Context, ProbeProblem
+from grader.engine.checks.support import CHECK_BUDGET_S, EXERCISE_BUDGET_S, Context, ProbeProblem
 from grader.engine.runner import check_time_limit_s, grade, timeout_scale_problem
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES, EXERCISES
@@ -69,6 +69,32 @@ def test_a_probe_gets_at_most_what_is_left_of_its_checks_budget():
     ctx.begin_check("check_b")  # the next check has its own budget
     ctx.run_probe("collate:x", timeout=30)
     assert box.timeouts[-1] == 60.0
+
+
+def test_the_checks_of_one_exercise_share_a_budget_whatever_their_number():
+    """An answer costly at every call costs its exercise at most EXERCISE_BUDGET_S (times the scale), however many
+    checks and cases the exercise has; the next exercise, and a confirmation, start afresh (issue 47, item 7)."""
+    box = FakeSandbox()
+    ctx = Context(sandbox=box, seed=0, timeout_scale=0.5)
+    ctx.begin_check("check_a", "collate")
+    ctx.run_probe("collate:x", timeout=60)
+    assert box.timeouts == [pytest.approx(EXERCISE_BUDGET_S * 0.5, abs=0.1)]
+    ctx.exercise_deadlines["collate"] = time.monotonic() + 5  # most of the exercise's budget spent
+    ctx.begin_check("check_b", "collate")
+    ctx.run_probe("collate:x", timeout=30)
+    assert 4 <= box.timeouts[-1] <= 5, "a later check of the exercise gets only what is left"
+    ctx.exercise_deadlines["collate"] = time.monotonic()
+    ctx.begin_check("check_c", "collate")
+    with pytest.raises(ProbeProblem, match="the checks of collate used up the exercise's time budget") as problem:
+        ctx.run_probe("collate:x", timeout=30)
+    assert problem.value.status == "timeout" and len(box.timeouts) == 2
+    ctx.begin_check("check_d", "tokens")  # another exercise has its own
+    ctx.run_probe("tokens:x", timeout=10)
+    assert box.timeouts[-1] == 5.0
+    ctx.restart_budgets()
+    ctx.begin_check("check_e", "collate")
+    ctx.run_probe("collate:x", timeout=10)
+    assert box.timeouts[-1] == 5.0
 
 
 def test_every_accepted_timeout_scale_fits_below_the_backstop():

@@ -233,3 +233,35 @@ def test_an_interpreter_below_tmp_is_bound_over_the_private_tmp(monkeypatch):
     assert binds and binds[0] > tmpfs, "the interpreter's bind comes before the tmpfs that hides it"
     made = [argv[i + 1] for i in range(len(argv) - 1) if argv[i] == "--dir"]
     assert "/tmp/checkout" in made and argv.index("/tmp/checkout") > tmpfs
+
+
+@pytest.mark.slow
+@needs_jail
+@pytest.mark.timeout(180)
+def test_a_jails_setup_never_follows_a_symlink_a_probe_planted(tmp_path):
+    """bubblewrap's CVE-2026-87766: its setup can follow a symlink planted under the new root and write on the host.
+    A probe plants symlinks to a host folder under every name a setup might create, in every folder it can write;
+    then the zygote is restarted (a new bwrap setup, as after a refused frame) and the next student's jail is set
+    up: nothing is ever written in that folder. And a jail is never set up over bound folders that hold anything but
+    what the grader made (a symlink put into ``code/`` makes the restart refuse)."""
+    import signal
+
+    canary = tmp_path / "canary"
+    canary.mkdir(mode=0o777)
+    os.chmod(canary, 0o777)  # writable by anyone: a followed link would leave its trace here
+    with Sandbox(_student(tmp_path / "alice", "alice"), probe_modules=(PROBES,)) as alice:
+        planted = alice.run(probe("plants_symlinks"), {"target": str(canary)}).data
+        assert len(planted) >= 13, planted  # in its scratch at least
+        os.kill(alice.zygote_pid, signal.SIGKILL)
+        alice._proc.wait(timeout=30)  # bwrap ends with its zygote; the next run sets a jail up again
+        again = alice.run(probe("plants_symlinks"), {"target": str(canary)})  # restarts the zygote: bwrap again
+        assert again.ok, again
+        with Sandbox(_student(tmp_path / "bob", "bob"), probe_modules=(PROBES,)) as bob:
+            assert bob.run(probe("returns_args"), {"x": 1}).data == {"x": 1}
+        assert list(canary.iterdir()) == [], "a jail's setup wrote through a planted link"
+        os.symlink(str(canary), alice.code_dir / "submission" / "planted")
+        os.kill(alice.zygote_pid, signal.SIGKILL)
+        alice._proc.wait(timeout=30)
+        with pytest.raises(SandboxError, match="is not a folder or file this grader made"):
+            alice.run(probe("returns_args"), {"x": 1})
+    assert list(canary.iterdir()) == []

@@ -33,6 +33,7 @@ needs_filter = pytest.mark.skipif(ARCH not in seccomp.SYSCALLS or not sys.platfo
                                   reason=f"no seccomp table for {ARCH}")
 CLONE_NEWNS, CLONE_THREAD, CLONE_NEWUSER, CLONE_NEWNET = 0x20000, 0x10000, 0x10000000, 0x40000000
 DEAD_PID = 2**22 + 12345  # above pid_max's ceiling: no such process
+NO_KEY, IPC_STAT = 0x7E57D0E5, 2  # a System V key no object has; shmctl/semctl/msgctl's IPC_STAT
 _libc = ctypes.CDLL(None, use_errno=True)
 
 #: (name, args): every call a policy refuses, with arguments that fail harmlessly without the filter.
@@ -44,7 +45,14 @@ CALLS = [("clone3", (0, 0)), ("io_uring_setup", (0, 0)), ("io_uring_enter", (-1,
          ("umount2", (b"/no/such/mount", 0)), ("pivot_root", (0, 0)), ("open_tree", (-1, 0, 0)), ("move_mount", (-1, 0, -1, 0, 0)),
          ("fsopen", (0, 0)), ("fsconfig", (-1, 0, 0, 0, 0)), ("fsmount", (-1, 0, 0)), ("fspick", (-1, 0, 0)),
          ("mount_setattr", (-1, 0, 0, 0, 0)), ("open_tree_attr", (-1, 0, 0, 0, 0)), ("setns", (-1, CLONE_NEWNET)),
-         ("clone", (CLONE_NEWUSER | CLONE_THREAD, 0, 0, 0, 0)), ("unshare", (CLONE_NEWUSER | CLONE_NEWNS,))]
+         ("clone", (CLONE_NEWUSER | CLONE_THREAD, 0, 0, 0, 0)), ("unshare", (CLONE_NEWUSER | CLONE_NEWNS,)),
+         # System V IPC and POSIX queues: a key no object has, without IPC_CREAT (ENOENT), or id/descriptor -1
+         ("shmget", (NO_KEY, 4096, 0)), ("shmat", (-1, 0, 0)), ("shmctl", (-1, IPC_STAT, 0)), ("shmdt", (0,)),
+         ("semget", (NO_KEY, 1, 0)), ("semop", (-1, 0, 0)), ("semtimedop", (-1, 0, 0, 0)), ("semctl", (-1, 0, IPC_STAT, 0)),
+         ("msgget", (NO_KEY, 0)), ("msgsnd", (-1, 0, 0, 0)), ("msgrcv", (-1, 0, 0, 0, 0)), ("msgctl", (-1, IPC_STAT, 0)),
+         ("mq_open", (b"no-such-grader-queue", 0, 0, 0)), ("mq_unlink", (b"no-such-grader-queue",)),
+         ("mq_timedsend", (-1, 0, 0, 0, 0)), ("mq_timedreceive", (-1, 0, 0, 0, 0)), ("mq_notify", (-1, 0)),
+         ("mq_getsetattr", (-1, 0, 0))]
 DOCKER_CALLS = {"clone3", "mount", "umount2", "pivot_root", "setns", "clone", "unshare"}
 SOCKETS = {"inet stream": (socket.AF_INET, socket.SOCK_STREAM), "inet dgram (UDP)": (socket.AF_INET, socket.SOCK_DGRAM),
            "inet6 stream": (socket.AF_INET6, socket.SOCK_STREAM), "netlink": (socket.AF_NETLINK, socket.SOCK_RAW),

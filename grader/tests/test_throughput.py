@@ -35,49 +35,59 @@ from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.sandbox import Sandbox
 from grader.shared.messages import MAX_MARKS, ProbeResult
-from grader.shared.throughput import window_starts, x_sums
+from grader.shared.throughput import chained_total, window_starts, x_sums
 from grader.shared.token_data import token_data
 from grader.tools.authoring import corpus, throughput_noise
 from grader.writers import class_summary_markdown, gradebook_csv, gradescope_payload, to_console, to_markdown
 
 BATCH = throughput.SETUP["batch"]
-TOKENS = np.random.default_rng(0).integers(0, 50_257, size=10_000).astype(np.uint16)
-SUMS = x_sums(TOKENS, throughput.SETUP["block"])
-STARTS = window_starts(3, len(TOKENS) - throughput.SETUP["block"], throughput.SAMPLES + BATCH)
+SETUP = throughput.SETUP
+WINDOWS = SETUP["tokens"] - SETUP["block"]
+SUMS = x_sums(token_data(SETUP["tokens"], np.uint16, throughput.DATA_SEED, SETUP["high"]), SETUP["block"])
+ANSWER = 0x0123456789ABCDEF  # the zygote's answer to the start mark, from which the stretch's windows are drawn
+
+
+def start_mark(name, answer=ANSWER):
+    return f"start {name} #{answer:016x}"
 
 
 def end_mark(name, count, total=None, child_s=0.1):
-    total = int(SUMS[STARTS[BATCH:BATCH + count]].sum()) if total is None else total
-    return f"end {name} {count} {total} {child_s}"
+    if total is None:
+        total = chained_total(window_starts(ANSWER, WINDOWS, throughput.SAMPLES), SUMS, count, BATCH, WINDOWS)
+    return f"end {name} {count} {total} {child_s} #{1:016x}"
 
 
 # ---------------------------------------------------------------- the judge of the marks
 
 
 def test_x_sums_are_the_sums_of_each_windows_x():
-    for start in (0, 17, len(TOKENS) - 65):
-        assert SUMS[start] == int(TOKENS[start:start + 64].astype(np.int64).sum())
+    tokens = token_data(SETUP["tokens"], np.uint16, throughput.DATA_SEED, SETUP["high"])
+    for start in (0, 17, len(tokens) - 65):
+        assert SUMS[start] == int(tokens[start:start + 64].astype(np.int64).sum())
 
 
 def test_honest_marks_give_rates_by_the_zygotes_stamps():
-    marks = [[1.0, "start raw gather"], [1.5, end_mark("raw gather", 640, child_s=0.25)]]
-    ((name, (rate, clock)),) = throughput.stretches(marks, ("raw gather",), STARTS, SUMS).items()
+    marks = [[1.0, start_mark("raw gather")], [1.5, end_mark("raw gather", 640, child_s=0.25)]]
+    ((name, (rate, clock)),) = throughput.stretches(marks, ("raw gather",), SUMS).items()
     assert name == "raw gather" and rate == pytest.approx(640 / 0.5) and clock == pytest.approx(0.5)
 
 
 @pytest.mark.parametrize("marks, why", [
-    ([[1.0, "start raw gather"]], "marks for"),
-    ([[1.0, "start per item"], [1.5, end_mark("raw gather", 640)]], "expected the marks"),
-    ([[1.0, "start raw gather"], [1.5, end_mark("raw gather", 640, total=1)]], "sum to"),
-    ([[1.0, "start raw gather"], [1.5, end_mark("raw gather", 100)]], "100 windows"),
-    ([[1.0, "start raw gather"], [1.5, end_mark("raw gather", 0)]], "0 windows"),
-    ([[1.0, "start raw gather"], [1.0, end_mark("raw gather", 640)]], "between stamps"),
-    ([[1.0, "start raw gather"], [1.5, "end raw gather many 0 0.1"]], "unreadable"),
-    ([[1.0, "start raw gather"], [1.5, end_mark("raw gather", throughput.SAMPLES + BATCH)]], "windows between"),
+    ([[1.0, start_mark("raw gather")]], "marks for"),
+    ([[1.0, start_mark("per item")], [1.5, end_mark("raw gather", 640)]], "expected the marks"),
+    ([[1.0, start_mark("raw gather")], [1.5, end_mark("raw gather", 640, total=1)]], "sum to"),
+    ([[1.0, start_mark("raw gather", answer=ANSWER + 1)], [1.5, end_mark("raw gather", 640)]], "sum to"),
+    ([[1.0, "start raw gather"], [1.5, end_mark("raw gather", 640)]], "expected the marks"),
+    ([[1.0, start_mark("raw gather")], [1.5, end_mark("raw gather", 100)]], "100 windows"),
+    ([[1.0, start_mark("raw gather")], [1.5, end_mark("raw gather", 0)]], "0 windows"),
+    ([[1.0, start_mark("raw gather")], [1.0, end_mark("raw gather", 640)]], "between stamps"),
+    ([[1.0, start_mark("raw gather")], [1.5, "end raw gather many 0 0.1 #0000000000000001"]], "unreadable"),
+    ([[1.0, start_mark("raw gather")], [1.5, end_mark("raw gather", throughput.SAMPLES + BATCH)]], "windows between"),
 ])
 def test_marks_that_do_not_fit_their_windows_are_refused(marks, why):
+    """Also a start mark without the zygote's answer, and an end mark whose sum is that of another answer's windows."""
     with pytest.raises(throughput.Invalid, match=why):
-        throughput.stretches(marks, ("raw gather",), STARTS, SUMS)
+        throughput.stretches(marks, ("raw gather",), SUMS)
 
 
 def rounds(shares, clock=1.0, ceiling=200_000.0):
@@ -114,30 +124,43 @@ def test_the_zygotes_marks_are_bounded_at_the_receiving_end():
     assert [True, "start"] not in marks and "not a mark" not in marks
 
 
-def test_a_mark_waits_until_the_zygote_has_read_it():
+def test_a_mark_waits_for_the_zygotes_answer_and_returns_it():
     """A busy zygote that reads late still stamps a stretch's start and end apart: the probe does not write the end
-    mark (nor start the stretch) before its start mark was read."""
+    mark (nor draw the stretch's windows) before the zygote answered its start mark, and the windows come from the
+    answer, which exists only once the mark was read (drawn by the zygote after the fork)."""
+    import socket
+
     from grader.inside.probe_life import CLOCK_FD
     from grader.inside.probes import throughput as probes
 
-    read_end, write_end = os.pipe()
+    zygote_end, child_end = (end.detach() for end in socket.socketpair())
     pid = os.fork()
     if pid == 0:
         try:
-            os.dup2(write_end, CLOCK_FD)
-            probes.mark("start raw gather")
-            probes.mark("end raw gather 64 1 0.000001")
+            os.dup2(child_end, CLOCK_FD)
+            answer = probes.mark("start raw gather")
+            probes.mark(f"end raw gather 64 {answer} 0.000001")
         finally:
             os._exit(0)
-    os.close(write_end)
+    os.close(child_end)
     try:
-        time.sleep(0.3)  # the zygote, late: without the wait both marks are in the pipe by now
-        first = os.read(read_end, 1 << 16)
-        second = os.read(read_end, 1 << 16)
+        time.sleep(0.3)  # the zygote, late: without the wait both marks are on the socket by now
+        os.set_blocking(zygote_end, False)
+        marks = probe_wait._Marks(zygote_end)
+        assert marks.read() is False and len(marks.lines) == 1
+        time.sleep(0.3)
+        marks.read()
     finally:
         os.waitpid(pid, 0)
-        os.close(read_end)
-    assert (first, second) == (b"start raw gather\n", b"end raw gather 64 1 0.000001\n")
+        os.close(zygote_end)
+    (_, start), (_, end) = marks.lines
+    line, answer = throughput.answer_of(start)
+    assert line == "start raw gather" and answer >= 0
+    assert throughput.answer_of(end)[0] == f"end raw gather 64 {answer} 0.000001", "the child had the zygote's answer"
+
+
+HONEST_COUNTS = {"file_bytes": 2_000_000, "opened_by_init": 0, "bytes_read": 0,
+                 "most_reads_per_call": {"__getitems__": 1, "whole batches": 1}}
 
 
 class FakeSandbox:
@@ -151,12 +174,14 @@ class FakeSandbox:
     def run(self, probe, args, timeout):
         self.calls.append((probe, timeout))
         self.clock[0] += self.probe_s
-        starts = window_starts(args["seed"], args["tokens"] - args["block"], args["samples"] + args["batch"])
-        total = int(self.sums[starts[BATCH:BATCH + args["samples"]]].sum())
+        windows = args["tokens"] - args["block"]
+        total = chained_total(window_starts(ANSWER, windows, args["samples"]), self.sums, args["samples"], BATCH, windows)
         names = (throughput.CEILING,) if probe.endswith(":ceiling") else throughput.LEVELS
         marks = [mark for i, name in enumerate(names) for mark in
-                 ([i, f"start {name}"], [i + (0.01 if name == throughput.CEILING else 0.04), f"end {name} {args['samples']} {total} 0.01"])]
-        return ProbeResult(self.status, data={}, marks=marks, error="hung" if self.status != "ok" else "")
+                 ([i, start_mark(name)], [i + (0.01 if name == throughput.CEILING else 0.04),
+                                          f"end {name} {args['samples']} {total} 0.01 #{0:016x}"])]
+        return ProbeResult(self.status, data=HONEST_COUNTS if probe.endswith(":levels") else {}, marks=marks,
+                           error="hung" if self.status != "ok" else "")
 
 
 def test_rounds_stop_when_the_next_would_not_fit_the_budget(monkeypatch):
@@ -186,7 +211,7 @@ def test_the_zygote_stamps_marks_as_it_reads_them_and_bounds_them():
         before = time.monotonic()
         os.write(write_end, b"start per item\n" + b"x" * 500 + b"\nend per item 64 1 0.1\npartial")
         assert marks.read() is False
-        assert [text for _, text in marks.lines] == ["start per item", "end per item 64 1 0.1"]
+        assert [throughput.answer_of(text)[0] for _, text in marks.lines] == ["start per item", "end per item 64 1 0.1"]
         assert all(before <= at <= time.monotonic() for at, _ in marks.lines)
         os.write(write_end, b"\n".join([b"m"] * (2 * probe_wait.MAX_MARKS)) + b"\n")
         marks.read()
@@ -301,14 +326,24 @@ def submission(tmp_path, name, tokens_source):
     return folder
 
 
+HOSTILE = REPO / "grader" / "tests" / "corpus" / "hostile"
+#: Right answers that recognise the measured run (by the file's size, or the probe on their callers' frames): one
+#: gathers the windows it finds on the frames ahead and paces read_batch to its own raw gather, the other reads the
+#: file whole into memory, widened. Before the windows came from the zygote's answers, the first ranked above the
+#: reference (66.9 % beside 43.8 % here), unflagged.
+MEASUREMENT_AWARE = ("measured_run_reads_ahead", "measured_run_in_memory")
+
+
 @pytest.fixture(scope="module")
 def figures(tmp_path_factory):
-    """The figure of the reference, the slow right answer and the clock tamperer, measured one after the other."""
+    """The figure of the reference, the slow right answer, the clock tamperer and the measurement-aware answers,
+    measured one after the other."""
     tmp = tmp_path_factory.mktemp("throughput")
     reference = (REPO / "solutions" / "tokens.py").read_text()
     (slow,) = [e for e in corpus.entries("right") if e.id == "right/tokens/slow_widening"]
     folders = {"reference": REPO / "solutions", "slow": submission(tmp, "slow", slow.path.read_text()),
-               "tamper": submission(tmp, "tamper", reference + CLOCK_TAMPER)}
+               "tamper": submission(tmp, "tamper", reference + CLOCK_TAMPER),
+               **{name: submission(tmp, name, (HOSTILE / name / "tokens.py").read_text()) for name in MEASUREMENT_AWARE}}
     found = {}
     for name, folder in folders.items():
         with Sandbox(folder, files=CONTRACT_FILES, probe_modules=PROBE_MODULES) as sandbox:
@@ -344,3 +379,27 @@ def test_a_submission_that_slows_its_own_clocks_gets_the_zygotes_figure(figures)
     by_its_clock = shares(tamper)["whole batches"] / tamper["child_clock_ratio"]
     assert by_its_clock > 10 * throughput.PLAUSIBLE_SHARE, "measured by the child, the figure would have been absurd"
     assert shares(tamper)["whole batches"] <= max(1.0, 2 * shares(figures["reference"])["whole batches"]), figures
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("name", MEASUREMENT_AWARE)
+def test_a_right_answer_that_knows_it_is_measured_gets_no_figure_above_the_reference(figures, name):
+    """Its windows reach the probe only after the start stamp, so what it gathered ahead is useless, and what it did
+    (a memmap opened in __init__, the file held in memory) is what the tokens checks refuse: withheld and flagged."""
+    figure, reference = figures[name], shares(figures["reference"])["whole batches"]
+    assert "flag" in figure, figure
+    assert figure["status"] == "not measured" or shares(figure)["whole batches"] <= reference + 0.1, (figure, reference)
+    assert "broke what the tokens checks judge" in figure.get("reason", ""), figure
+
+
+def test_the_promises_of_the_checks_are_judged_on_the_measured_run():
+    assert throughput.broken_promises(HONEST_COUNTS, 3.0, 1.0) == []
+    cases = {"opened_by_init": (1, "opened 1 memmap"), "bytes_read": (2_000_000, "bytes were read"),
+             "most_reads_per_call": ({"__getitems__": 1, "whole batches": 2}, "whole batches indexed the memmap 2 times")}
+    for key, (value, why) in cases.items():
+        (broken,) = throughput.broken_promises(dict(HONEST_COUNTS, **{key: value}))
+        assert why in broken
+    (broken,) = throughput.broken_promises(HONEST_COUNTS, 6.0, 0.5)
+    assert "5.5 MB more than the raw gather's" in broken
+    assert throughput.broken_promises(None) == ["the levels probe sent back no counts"]

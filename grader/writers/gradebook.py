@@ -188,7 +188,10 @@ def throughput_leaderboard(rows: list[GradebookRow]) -> list[str]:
     if not measured:
         return out + ["No throughput figure was measured (the grader measures it when every tokens check passes)."]
     out += [f"{LEADERBOARD_LEVEL.capitalize()} as a share of the raw gather, measured by the grader on the grading "
-            "machine (median of its rounds; range: lowest-highest round).", "",
+            "machine (median of its rounds; range: lowest-highest round). It informs: it changes no score unless the "
+            "course's rubric gives it points (its [throughput] table), and a right answer written against the "
+            "measurement can still move it within what the grader's checks of the measured run allow "
+            "(grader/docs/throughput.md).", "",
             "| Rank | Student | Whole batches | Range | Per item | \\_\\_getitems\\_\\_ | Machine |",
             "| ---: | --- | ---: | ---: | ---: | ---: | --- |"]
     for rank, (student, result, shares) in enumerate(measured, start=1):

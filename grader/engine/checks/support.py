@@ -36,7 +36,13 @@ WORKER_TIMEOUT_S = 60.0
 #: ``Context.timeout_scale``. The runner stops a check at its budget itself; the per-check limit of
 #: pytest-timeout (checks/pytest.ini) is only the backstop.
 CHECK_BUDGET_S = 3 * WORKER_TIMEOUT_S
+#: The most time all the checks of one exercise may spend running the student's code, before ``timeout_scale``
+#: (the reference's checks take about 3 s an exercise on a quiet machine): an answer that is slow or costly at every
+#: call (a result hundreds of MB wide, say) costs its exercise a bounded time, whatever the number of cases.
+EXERCISE_BUDGET_S = WORKER_TIMEOUT_S
 MAX_FLAGS_PER_CHECK = 24
+#: The error type of an answer refused for its size in bytes (grader.inside.encode, grader.inside.probe_wait).
+RESULT_TOO_LARGE = "ResultTooLarge"
 #: The standard library's resource tracker, at a probe's end, reporting semaphores that DataLoader worker processes
 #: left behind when the loader shut them down: whether it does depends on timing, never on the student's code, and
 #: the same files must get the same report (its warning line and the source line Python prints under it).
@@ -81,11 +87,12 @@ class ProbeProblem(Exception):
     ("killed", "died" or ""), which decides a confirmation, never the message.
     """
 
-    def __init__(self, status, message, output="", cause=""):
+    def __init__(self, status, message, output="", cause="", oversized=False):
         super().__init__(message)
         self.status = status
         self.output = output
         self.cause = cause
+        self.oversized = oversized  # the answer was refused for its size in bytes (see ChecksPlugin)
 
 
 def expect(condition, message):
@@ -118,12 +125,34 @@ class Context:
     use_gpu: bool = False  # run the pin_memory checks on CUDA (else their CPU counterparts)
     timeout_scale: float = 1.0  # every probe's time limit is multiplied by it (grade --timeout-scale)
     check_deadline: float = math.inf  # time.monotonic() at which the running check's budget ends
+    exercise_deadlines: dict = field(default_factory=dict)  # exercise -> time.monotonic() its budget ends
+    exercise: str = ""  # the running check's exercise ("" when the caller named none: no exercise budget)
     boundaries_run: dict = field(default_factory=dict)  # check nodeid -> {boundary name: None} it ran (see boundaries())
 
-    def begin_check(self, nodeid):
-        """Start the budget of check ``nodeid``: :data:`CHECK_BUDGET_S` times ``timeout_scale`` seconds."""
-        self.current = nodeid
-        self.check_deadline = time.monotonic() + CHECK_BUDGET_S * self.timeout_scale
+    def begin_check(self, nodeid, exercise=""):
+        """Start the budget of check ``nodeid``: :data:`CHECK_BUDGET_S` times ``timeout_scale`` seconds, or what is
+        left of its ``exercise``'s :data:`EXERCISE_BUDGET_S` (counted from that exercise's first check) if less."""
+        now = time.monotonic()
+        self.current, self.exercise = nodeid, exercise
+        self.check_deadline = now + CHECK_BUDGET_S * self.timeout_scale
+        if exercise:
+            ends = self.exercise_deadlines.setdefault(exercise, now + EXERCISE_BUDGET_S * self.timeout_scale)
+            self.check_deadline = min(self.check_deadline, ends)
+
+    def restart_budgets(self):
+        """Give every exercise a fresh budget (a confirmation runs its checks again, alone)."""
+        self.exercise_deadlines.clear()
+
+    def _budget_spent(self) -> str:
+        """The message of a check whose budget (its own or its exercise's) is spent."""
+        if self.exercise and self.check_deadline == self.exercise_deadlines.get(self.exercise):
+            budget = EXERCISE_BUDGET_S * self.timeout_scale
+            return (f"timed out: the checks of {self.exercise} used up the exercise's time budget of {budget:.0f} s "
+                    "running your code. Look for code that is slow at every call (an infinite loop, a blocking call, "
+                    "a result far larger than the docstring says).")
+        budget = CHECK_BUDGET_S * self.timeout_scale
+        return (f"timed out: this check used up its time budget of {budget:.0f} s running your code. Look for an "
+                "infinite loop, a worker that never returns, or a blocking call.")
 
     def rng(self, name):
         """A NumPy Generator for one check, a pure function of the run seed and the check's name."""
@@ -162,9 +191,8 @@ class Context:
         timeout *= self.timeout_scale
         remaining = self.check_deadline - time.monotonic()
         if remaining < 1:
-            budget = CHECK_BUDGET_S * self.timeout_scale
-            raise ProbeProblem("timeout", f"timed out: this check used up its time budget of {budget:.0f} s running your "
-                               "code. Look for an infinite loop, a worker that never returns, or a blocking call.")
+            raise ProbeProblem("timeout", self._budget_spent())
+        cut = remaining < timeout
         timeout = min(timeout, remaining)
         result = self.sandbox.run(f"{PROBES_PACKAGE}.{probe}", args, timeout=timeout)
         if output := without_shutdown_noise(result.output or ""):
@@ -178,6 +206,8 @@ class Context:
                 self.flags.setdefault(flag, None)
         if result.status == "ok":
             return result
+        if result.status == "timeout" and cut:
+            raise ProbeProblem("timeout", self._budget_spent(), result.output)
         raise problem_from(result, timeout, case)
 
     def probe(self, probe: str, timeout=IN_PROCESS_TIMEOUT_S, *, case="", **args):
@@ -202,6 +232,10 @@ def problem_from(result, timeout, case=""):
         stub = _STUB_MESSAGE.search(result.error)  # also found inside a DataLoader worker's wrapped error
         text = stub.group(0) if stub else result.error.removeprefix("NotImplementedError:").strip()
         return ProbeProblem("failed", f"not implemented yet: {text}", result.output)
+    if result.status == "error" and result.error_type == RESULT_TOO_LARGE:
+        return ProbeProblem("error", f"{on}your code returned a result larger than the grader reads "
+                            f"({result.error.removeprefix(RESULT_TOO_LARGE + ':').strip()}): return what the docstring "
+                            "says, of the shape it says", result.output, oversized=True)
     if result.status == "error":
         where = f"\n{result.traceback.strip()}" if result.traceback else ""
         return ProbeProblem("error", f"{on}your code raised {result.error}{where}", result.output, result.cause)
