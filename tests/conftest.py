@@ -50,11 +50,14 @@ def pytest_configure(config):
 
 
 def pytest_addoption(parser):
-    parser.addoption(
-        "--impl",
-        default=os.environ.get("LAB_IMPL", "exercises"),
-        help="package whose implementations are tested (default: exercises, your code)",
-    )
+    try:
+        parser.addoption(
+            "--impl",
+            default=os.environ.get("LAB_IMPL", "exercises"),
+            help="package whose implementations are tested (default: exercises, your code)",
+        )
+    except ValueError:  # already added by another conftest.py of the same run, which accepts the option too
+        pass
 
 
 @pytest.fixture(scope="session")
