@@ -36,6 +36,7 @@ INSTRUCTOR_COMMANDS = {
     "handout": "grader.commands.handout",
     "docs": "grader.commands.docs",
     "check": "grader.commands.check",
+    "verify": "grader.commands.verify",
     "explain": "grader.commands.explain",
 }
 

@@ -57,9 +57,11 @@ def test_a_real_zero_stays_a_zero_with_another_pad_id(lab):
     expect_table(out, "labels", [[0, 5], [7, -100]], "real zeros keep their labels")
 
 
-def test_empty_sequences(lab):
+def test_empty_sequences(lab, documented_default):
+    """Without a pad_id, the padding is the signature's default pad_id."""
+    pad = documented_default("collate", "pad_collate", "pad_id")
     out = lab.collate.pad_collate([torch.tensor([], dtype=torch.long), torch.tensor([4, 5])])
-    expect_table(out, "input_ids", [[0, 0], [4, 5]], "an empty sequence keeps its row, all padding")
+    expect_table(out, "input_ids", [[pad, pad], [4, 5]], f"an empty sequence keeps its row, all padding (the default pad_id, {pad})")
     expect_table(out, "attention_mask", [[0, 0], [1, 1]], "an empty sequence keeps its row, all padding")
     expect_table(out, "labels", [[-100, -100], [4, 5]], "an empty sequence keeps its row, all padding")
     all_empty = lab.collate.pad_collate([torch.tensor([], dtype=torch.long)] * 3)
@@ -88,7 +90,7 @@ def test_narrow_sequences_longer_than_their_dtype_holds(lab):
                          ids=["int32", "uint8", "int16", "int8"])
 def test_any_integer_dtype_comes_out_int64(lab, dtype, big):
     """One dtype per batch, any integer dtype (a batch that mixes dtypes is outside the contract)."""
-    out = lab.collate.pad_collate([torch.tensor([big, 3], dtype=dtype), torch.tensor([1], dtype=dtype)])
+    out = lab.collate.pad_collate([torch.tensor([big, 3], dtype=dtype), torch.tensor([1], dtype=dtype)], pad_id=0)
     for key, value in out.items():
         assert value.dtype == torch.int64, f"{key} of a {dtype} batch should be int64, got {value.dtype}"
     expect_table(out, "input_ids", [[big, 3], [1, 0]], f"the {dtype} tokens, right-padded")

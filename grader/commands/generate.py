@@ -7,13 +7,14 @@ from pathlib import Path
 
 from grader.commands import CommandError
 from grader.paths import REPO
+from grader.tools.authoring import signature_defaults
 from grader.tools.authoring.stubs import (
     StubError,
     stale_files,
     write_exercises,
 )
 
-HELP = "write exercises/ (stubs) from solutions/ (--check only compares)"
+HELP = "write exercises/ (stubs) and grader/engine/defaults.toml from solutions/ (--check only compares)"
 
 
 def add_arguments(parser) -> None:
@@ -28,11 +29,17 @@ def run(args) -> int:
             stale = stale_files(args.solutions, args.exercises)
             for name in stale:
                 print(f"{args.exercises / name} differs from what generation writes", file=sys.stderr)
+            for target in signature_defaults.stale(args.solutions, REPO):
+                stale.append(str(target))
+                print(f"{target} differs from the defaults of the signatures in {args.solutions}", file=sys.stderr)
             if stale:
                 print("run: python -m grader generate", file=sys.stderr)
             return 1 if stale else 0
         changed = write_exercises(args.solutions, args.exercises)
-    except StubError as exc:
+        defaults = signature_defaults.write(args.solutions, REPO)
+    except (StubError, SyntaxError) as exc:
         raise CommandError(str(exc)) from exc
     print(f"wrote {len(changed)} file(s) to {args.exercises}: {', '.join(changed) or 'nothing changed'}")
+    for target in defaults:
+        print(f"wrote {target} (the defaults of the signatures in {args.solutions})")
     return 0

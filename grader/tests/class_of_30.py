@@ -45,6 +45,7 @@ import socket
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.engine.defaults import default
 from grader.engine.rubric import POINTS_PER_EXERCISE
 from grader.paths import REPO
 from grader.registry import EXERCISES
@@ -197,7 +198,7 @@ def _hog_the_machine(processes, seconds):
 def hog_collate() -> bytes:
     """The hog's collate.py: the reference with :data:`HOG_PREAMBLE` at the start of pad_collate's body."""
     source = (REPO / "solutions" / "collate.py").read_text()
-    header = "def pad_collate(batch, pad_id=0):\n"
+    header = f"def pad_collate(batch, pad_id={default('collate', 'pad_collate', 'pad_id')!r}):\n"
     start = source.index(header)
     body = source.index('"""\n', source.index('"""', start) + 3) + 4  # after the docstring
     return (source[:body] + HOG_PREAMBLE + source[body:].rstrip("\n") + "\n" + HOG_FUNCTION).encode()
@@ -300,14 +301,14 @@ def build_class(root: Path, students) -> dict:
     return {"root": str(root), "students": expected, "attacker": list(attacker)}
 
 
-def _deal_answers(students) -> dict[tuple[str, str], Path]:
+def _deal_answers(students) -> dict[tuple[str, str], corpus.CorpusEntry]:
     """{(student, exercise): a right answer} for every ``A``: the k-th student with an A for an exercise gets its k-th answer."""
     right = {e: [x for x in corpus.entries("right") if x.exercise == e and "slow" not in x.name] for e in EXERCISES}
     dealt = {}
     for position, exercise in enumerate(EXERCISES):
         takers = [s.name for s in students if isinstance(s, Honest) and s.recipe[position] == "A"]
         assert len(takers) <= len(right[exercise]), f"more A students than right answers for {exercise}: {takers}"
-        dealt.update({(name, exercise): right[exercise][k].path for k, name in enumerate(takers)})
+        dealt.update({(name, exercise): right[exercise][k] for k, name in enumerate(takers)})
     return dealt
 
 
@@ -318,10 +319,10 @@ def _build_honest(student: Honest, dealt: dict, path: Path, ctx: Context, index:
         if letter == "S":
             files[f"exercises/{exercise}.py"] = (REPO / "exercises" / f"{exercise}.py").read_bytes()
         elif letter == "A":
-            files[f"exercises/{exercise}.py"] = dealt[student.name, exercise].read_bytes()
+            files[f"exercises/{exercise}.py"] = dealt[student.name, exercise].source().encode()
     if isinstance(student, Copier):
         assert student.recipe[EXERCISES.index(student.exercise)] == "A", student
-        files[f"exercises/{student.exercise}.py"] = renamed(dealt[student.copies, student.exercise].read_bytes())
+        files[f"exercises/{student.exercise}.py"] = renamed(dealt[student.copies, student.exercise].source().encode())
     if isinstance(student, Walker):
         files[f"exercises/{student.exercise}.py"] += FRAME_WALK.encode()
     files["README.md"] = f"# {student.name}'s lab\n".encode()

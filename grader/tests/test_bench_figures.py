@@ -12,14 +12,16 @@ import io
 
 from exercises import bench as stub_bench
 from grader.paths import REPO
+from grader.tools.authoring import corpus
 from solutions import bench
 from solutions.tokens import TokenWindows
 
 LEVELS = ["per item", "__getitems__", "whole batches", "raw gather, no DataLoader"]
 
 
-def test_every_level_is_measured_for_each_class_in_the_same_rounds():
-    right = bench.load_tokens(REPO / "grader" / "tests" / "corpus" / "right" / "tokens" / "sliding_window_view.py")
+def test_every_level_is_measured_for_each_class_in_the_same_rounds(tmp_path):
+    (entry,) = [e for e in corpus.entries("right") if e.id == "right/tokens/sliding_window_view"]
+    right = bench.load_tokens(corpus.assemble(entry, tmp_path) / "tokens.py")
     rates = bench.bench_tokens(1, tokens=20_000, samples=256, classes={"reference": TokenWindows, "right": right})
     for name in ("reference", "right"):
         assert list(rates[name]) == LEVELS and all(rate > 0 for rate in rates[name].values()), rates

@@ -160,7 +160,7 @@ def _answer(tmp_path, name: str, replacement: str):
 
 SPOOFED_TIMEOUT = '''
 
-def pad_collate(batch, pad_id=0):
+def pad_collate(batch, pad_id=None):
     raise RuntimeError("DataLoader timed out after 5 seconds")
 '''
 

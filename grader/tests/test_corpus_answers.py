@@ -31,13 +31,15 @@ minutes in all); the structural tests at the top are fast.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from grader.engine.runner import grade
 from grader.registry import EXERCISES
 from grader.tests.seed_invariance import SEEDS, OneSandbox, reference_run, seed_differences
+from grader.tools.authoring import answer_regions, corpus
 from grader.tools.authoring import contract_table as contract
-from grader.tools.authoring import corpus
 
 SEED = SEEDS[0]
 """One fixed seed, so that a failure replays: python -m grader grade <folder> --only <exercise> --seed 4."""
@@ -71,20 +73,25 @@ def test_every_corpus_file_has_a_valid_header(kind):
 
 def test_validate_header_rejects_a_missing_or_empty_header(tmp_path):
     path = tmp_path / "x.py"
+    region = "### BEGIN SOLUTION pad_collate\n    return {}\n### END SOLUTION\n"
     for text in ('"""docstring first"""\n', "# WRONG:\n", "#WRONG: no space\n", "# wrong: lower case\n", "",
-                 "# WRONG: no breaks line\nimport torch\n", "# WRONG: an empty one\n# breaks: \n",
-                 "# WRONG: not an id\n# breaks: the labels\n"):
+                 "# WRONG: no breaks line\n" + region, "# WRONG: an empty one\n# breaks: \n" + region,
+                 "# WRONG: not an id\n# breaks: the labels\n" + region,
+                 "# RIGHT: neither regions nor a whole module's reason\nimport torch\n",
+                 "# RIGHT: both regions and a whole module's reason\n# WHOLE: why\n" + region):
         path.write_text(text)
         with pytest.raises(ValueError):
             corpus.validate_header(path)
-    path.write_text("# RIGHT: uses pad_sequence\nimport torch\n")
+    path.write_text("# RIGHT: uses pad_sequence\n" + region)
+    assert corpus.validate_header(path) == corpus.Header("right", "uses pad_sequence")
+    path.write_text("# RIGHT: uses pad_sequence\n# WHOLE: it replaces the def itself\nimport torch\n")
     assert corpus.validate_header(path) == corpus.Header("right", "uses pad_sequence")
     path.write_text("# WRONG: sorts everything\n# breaks: bucketing.pools_in_order, bucketing.batch_order_shuffled\n"
-                    "# HIDDEN: a property of the sampler's randomness\n")
+                    "# HIDDEN: a property of the sampler's randomness\n" + region)
     assert corpus.validate_header(path) == corpus.Header(
         "wrong", "sorts everything", ("bucketing.pools_in_order", "bucketing.batch_order_shuffled"), "a property of the sampler's randomness")
     for second in ("# HIDDEN: a right answer has nothing to hide\n", "# breaks: collate.labels\n"):
-        path.write_text("# RIGHT: fine\n" + second)
+        path.write_text("# RIGHT: fine\n" + second + region)
         with pytest.raises(ValueError, match="only a wrong answer"):
             corpus.validate_header(path)
 
@@ -113,9 +120,34 @@ def test_names_are_unique():
 
 
 @pytest.mark.parametrize("kind", corpus.KINDS)
-def test_every_corpus_file_compiles(kind):
-    for path in corpus_files(kind):
-        compile(path.read_text(encoding="utf-8"), str(path), "exec")
+def test_every_answer_fits_the_reference_and_compiles(kind):
+    """Each answer's regions fit today's reference (AnswerError names the one that does not), and the module compiles."""
+    for entry in corpus.entries(kind):
+        compile(entry.source(), entry.id, "exec")
+
+
+def test_an_answer_stores_code_not_the_docstrings():
+    """A regions answer holds none of the reference's docstrings, so a docstring edit touches no answer; only the
+    whole modules (each saying why in its # WHOLE: line) carry a copy."""
+    for entry in WRONG + RIGHT:
+        text = entry.path.read_text(encoding="utf-8")
+        if answer_regions.is_regions_file(text):
+            module_doc = corpus.SOLUTIONS.joinpath(entry.module).read_text().split('"""')[1]
+            assert module_doc not in text, f"{entry.id} carries the reference's module docstring: keep only its regions"
+        else:
+            assert corpus.WHOLE in text, f"{entry.id} is a whole module without a '{corpus.WHOLE}<why>' line"
+
+
+def test_a_docstring_edit_reaches_every_answer_and_a_lost_region_names_the_answer(tmp_path):
+    solutions = tmp_path / "solutions"
+    shutil.copytree(corpus.SOLUTIONS, solutions)
+    collate = solutions / "collate.py"
+    collate.write_text(collate.read_text().replace("Right-pad a batch", "Right-pad one batch"))
+    answers = [e for e in WRONG + RIGHT if e.exercise == "collate" and answer_regions.is_regions_file(e.path.read_text())]
+    assert answers and all("Right-pad one batch" in e.source(solutions) for e in answers)
+    collate.write_text(collate.read_text().replace("def pad_collate(", "def pad_batch("))
+    with pytest.raises(answer_regions.AnswerError, match=rf"{answers[0].name}.py: the reference has no solution region 'pad_collate'"):
+        answers[0].source(solutions)
 
 
 def test_assemble_swaps_in_only_the_entry(tmp_path):
@@ -123,8 +155,8 @@ def test_assemble_swaps_in_only_the_entry(tmp_path):
     folder = corpus.assemble(entry, tmp_path / "submission")
     assert sorted(p.name for p in folder.iterdir()) == sorted(f"{e}.py" for e in EXERCISES)
     for exercise in EXERCISES:
-        source = entry.path if exercise == entry.exercise else corpus.SOLUTIONS / f"{exercise}.py"
-        assert (folder / f"{exercise}.py").read_bytes() == source.read_bytes()
+        want = entry.source() if exercise == entry.exercise else (corpus.SOLUTIONS / f"{exercise}.py").read_text()
+        assert (folder / f"{exercise}.py").read_text() == want
 
 
 # ---------------------------------------------------------------- slow: grading the corpus
@@ -156,7 +188,7 @@ def grade_entry(entry, tmp_path, sandboxes=None):
     if sandboxes is None:
         return grade(folder, seed=SEED)
     box = sandboxes(entry.exercise)
-    box.swap_in(entry.path)
+    box.swap_in(folder / entry.module)
     return grade(folder, seed=SEED, only=[entry.exercise], gpu="off", sandbox=box.sandbox)
 
 
@@ -201,7 +233,7 @@ def test_wrong_answer_loses_points_with_a_message(entry, tmp_path, record_proper
     judge_deductions(entry, mine, record_property)
     box = sandboxes(entry.exercise)
     if everywhere:
-        box.swap_in(entry.path)
+        box.swap_in(corpus.assemble(entry, tmp_path / "again") / entry.module)
     differ = seed_differences(box, reference_run(corpus.SOLUTIONS, entry.exercise)["seeded"],
                               {c.name: (c.status, c.message) for c in mine.checks})
     assert not differ, (f"{entry.id}: verdicts that depend on the seed (seeds {SEEDS}); give the promise a boundary that "

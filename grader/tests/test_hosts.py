@@ -39,6 +39,7 @@ from grader.engine.results import MAX_INTEGRITY_FLAGS
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES
 from grader.tests import container
+from grader.tools.authoring import corpus
 from grader.tools.delivery.host_bundles import classroom50_bundle, gradescope_zip
 from grader.tools.delivery.student_template import release
 
@@ -77,7 +78,8 @@ def submission_files(kind: str, dest: Path) -> Path:
     for name in FILES:
         shutil.copyfile(source / name, dest / name)
     if kind in ("partly_wrong", "wrong_beside_stubs"):
-        shutil.copyfile(CORPUS / "wrong" / "collate" / "left_padding.py", dest / "collate.py")
+        (left_padding,) = [e for e in corpus.entries("wrong") if e.id == "wrong/collate/left_padding"]
+        (dest / "collate.py").write_text(left_padding.source())
     if kind == "hostile":
         forger = (CORPUS / "hostile" / "many_flags" / "collate.py").read_text()
         assert "range(100_000)" in forger, "many_flags/collate.py changed: update submission_files"

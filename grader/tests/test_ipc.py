@@ -40,7 +40,7 @@ needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="the clean-up needs a 
 @pytest.fixture(scope="module")
 def student(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("ipc-student")
-    (folder / "collate.py").write_text("def pad_collate(batch, pad_id=0):\n    return batch\n")
+    (folder / "collate.py").write_text("def pad_collate(batch, pad_id=None):\n    return batch\n")
     return folder
 
 

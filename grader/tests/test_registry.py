@@ -23,14 +23,10 @@ import pytest
 from grader import registry
 from grader.engine.rubric import POINTS_PER_EXERCISE
 from grader.paths import REPO
+from grader.tests.recipe_walk import RECIPES, copy_repository, follow, recipe_steps, tracked_files
+from grader.tools.authoring import answer_regions
 
 NAMES = set(registry.EXERCISES) | set(registry.CONTRACT_FILES)
-
-
-def tracked_files() -> list[Path]:
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=REPO,
-                            capture_output=True, text=True, check=True).stdout.split()
-    return [REPO / name for name in listed if (REPO / name).is_file()]
 
 
 def literal_lists(path: Path) -> list[str]:
@@ -80,55 +76,10 @@ def test_registry_rejects_a_bad_file(tmp_path):
         registry.load(tmp_path / "none.toml")
 
 
-RECIPES = REPO / "grader" / "docs" / "recipes.md"
-FENCE = re.compile(r"^```(\w+)(?: ([^\n]*))?\n(.*?)^```$", flags=re.M | re.S)
-
-
-def recipe_steps(title: str = "Add an exercise") -> list[tuple[str, str, str]]:
-    """The fenced blocks of one recipe of grader/docs/recipes.md, in order: (action, its argument, the block's text).
-
-    An action is the block's info string after the language: ``create=PATH``, ``append=PATH``,
-    ``insert=PATH after=TEXT`` (after the line holding TEXT) or ``run`` (a bash script run in the repository)."""
-    lines, fenced, inside = [], False, False
-    for line in RECIPES.read_text(encoding="utf-8").splitlines(keepends=True):
-        fenced ^= line.startswith("```")
-        if line.startswith("## ") and not fenced:
-            inside = line == f"## {title}\n"
-        elif inside:
-            lines.append(line)
-    section = "".join(lines)
-    steps = []
-    for _, info, body in FENCE.findall(section):
-        action, _, argument = (info or "").partition("=")
-        steps.append((action.strip() or "show", argument.strip(), body))
-    return steps
-
-
-def follow(steps, repo: Path) -> None:
-    """Do each step of a recipe in ``repo``, exactly as written."""
-    for action, argument, body in steps:
-        if action == "create":
-            (repo / argument).parent.mkdir(parents=True, exist_ok=True)
-            (repo / argument).write_text(body)
-        elif action == "append":
-            with open(repo / argument, "a") as fh:
-                fh.write(body)
-        elif action == "insert":
-            path, _, after = argument.partition(" after=")
-            lines = (repo / path).read_text().splitlines(keepends=True)
-            at = next(i for i, line in enumerate(lines) if after in line) + 1
-            (repo / path).write_text("".join(lines[:at]) + body + "".join(lines[at:]))
-        elif action == "run":
-            done = subprocess.run(["bash", "-e", "-c", body], cwd=repo, capture_output=True, text=True, timeout=300)
-            assert done.returncode == 0, f"the recipe's step failed:\n{body}\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
-        else:
-            raise AssertionError(f"a recipe block says {action!r}: create=, append=, insert= or run")
-
-
 def test_the_recipe_is_a_sequence_of_steps_this_test_can_follow():
     actions = [action for action, _, _ in recipe_steps()]
     assert actions[0] == "append" and actions[-1] == "run" and "create" in actions and "insert" in actions
-    assert "grader check" in recipe_steps()[-1][2].splitlines()[-1], "the recipe ends with check"
+    assert "grader verify toy" in recipe_steps()[-1][2].splitlines()[-1], "the recipe ends with verify"
     # check's one-line fixes cite steps by number (grader/tools/authoring/lab_check.py): they must still be those steps
     recipe = RECIPES.read_text(encoding="utf-8").split("## Add an exercise")[1].split("## Add a report writer")[0]
     items = dict(re.findall(r"^(\d+)\. (.*)$", recipe, flags=re.M))
@@ -141,12 +92,7 @@ def test_the_recipe_is_a_sequence_of_steps_this_test_can_follow():
 def test_a_sixth_exercise_follows_the_recipe_to_a_clean_check(tmp_path):
     """grader/docs/recipes.md, "Add an exercise", followed exactly as written on a copy of this repository, ends with
     ``check`` clean; the new exercise is then graded, and released, like the others."""
-    copy = tmp_path / "lab"
-    for path in tracked_files():
-        target = copy / path.relative_to(REPO)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, target)
-    (copy / ".venv").symlink_to(Path(sys.prefix))
+    copy = copy_repository(tmp_path / "lab")
     follow(recipe_steps(), copy)
 
     def grader(*args):
@@ -163,7 +109,9 @@ def test_a_sixth_exercise_follows_the_recipe_to_a_clean_check(tmp_path):
     assert [e["name"] for e in report["exercises"]][-1] == "toy" and report["score"] == report["max_score"] == points
     wrong = tmp_path / "wrong"
     shutil.copytree(copy / "solutions", wrong)
-    shutil.copyfile(copy / "grader" / "tests" / "corpus" / "wrong" / "toy" / "triples.py", wrong / "toy.py")
+    triples = copy / "grader" / "tests" / "corpus" / "wrong" / "toy" / "triples.py"
+    (wrong / "toy.py").write_text(answer_regions.assemble((copy / "solutions" / "toy.py").read_text(), triples.read_text(),
+                                                          str(triples)))
     grader("grade", wrong, "--only", "toy", "--seed", "1", "--quiet", "--json", tmp_path / "wrong.json")
     assert json.loads((tmp_path / "wrong.json").read_text())["score"] == 0
     grader("release", tmp_path / "template")

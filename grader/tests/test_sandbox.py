@@ -34,7 +34,7 @@ import torch
 from torch.utils.data import Dataset
 
 
-def pad_collate(b, pad_id=0):
+def pad_collate(b, pad_id=None):
     return 42
 
 

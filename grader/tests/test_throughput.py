@@ -341,7 +341,7 @@ def figures(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("throughput")
     reference = (REPO / "solutions" / "tokens.py").read_text()
     (slow,) = [e for e in corpus.entries("right") if e.id == "right/tokens/slow_widening"]
-    folders = {"reference": REPO / "solutions", "slow": submission(tmp, "slow", slow.path.read_text()),
+    folders = {"reference": REPO / "solutions", "slow": submission(tmp, "slow", slow.source()),
                "tamper": submission(tmp, "tamper", reference + CLOCK_TAMPER),
                **{name: submission(tmp, name, (HOSTILE / name / "tokens.py").read_text()) for name in MEASUREMENT_AWARE}}
     found = {}

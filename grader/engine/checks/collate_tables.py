@@ -7,7 +7,10 @@ judges one promise with them.
 from __future__ import annotations
 
 from grader.engine.checks.support import show
+from grader.engine.defaults import default
 
+#: pad_collate's default pad_id, as its signature in solutions/ documents it.
+DEFAULT_PAD_ID = default("collate", "pad_collate", "pad_id")
 KEYS = ("input_ids", "attention_mask", "labels")
 NARROW_DTYPES = ("int32", "int16", "int8", "uint8")
 
@@ -30,7 +33,7 @@ def random_cases(rng, count=30, shortest=1):
 
 def expected(case):
     """The three (B, T) tables the docstring promises, as nested lists."""
-    seqs, pad = case["seqs"], case.get("pad_id", 0)
+    seqs, pad = case["seqs"], case.get("pad_id", DEFAULT_PAD_ID)
     longest = max(len(s) for s in seqs)
     ids = [s + [pad] * (longest - len(s)) for s in seqs]
     mask = [[1] * len(s) + [0] * (longest - len(s)) for s in seqs]
@@ -126,7 +129,7 @@ def twin_problems(cases, results, judge):
     return None
 
 
-def narrow_cases(rng, pad_id=0):
+def narrow_cases(rng, pad_id=DEFAULT_PAD_ID):
     """Ragged batches of every narrow integer dtype, ids spanning the dtype's range (up to 127 for int8, 255 otherwise)."""
     return [{"seqs": [rng.integers(0, 128 if dtype == "int8" else 256, size=n).tolist() for n in (3, 1, 2)], "dtype": dtype,
              "pad_id": pad_id} for dtype in NARROW_DTYPES]

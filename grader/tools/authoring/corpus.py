@@ -1,19 +1,28 @@
-"""The answer corpus: realistic wrong and differently-right submissions, one exercise file each.
+"""The answer corpus: realistic wrong and differently-right submissions, one exercise each.
 
-``grader/tests/corpus/wrong/<exercise>/<name>.py`` is a complete module
-with a mistake students really make. Its first line is ``# WRONG: <what is
-wrong>``, its second ``# breaks: <promise id>[, <promise id>...]``: the
-promises of the contract table (grader/engine/contract.toml) it breaks, so
-that it must fail the checks of those promises and no other. An optional
-third line ``# HIDDEN: <why>`` says why the public tests let it through on
-purpose. ``grader/tests/corpus/right/<exercise>/<name>.py`` honours every
-promise of the docstring by another route than the reference; its first
-line is ``# RIGHT: <how it differs>``. A wrong answer must lose points in its
-own exercise; a right answer must score full marks (if it does not, the
-check is at fault, not the answer).
+``grader/tests/corpus/wrong/<exercise>/<name>.py`` holds a mistake students
+really make. Its first line is ``# WRONG: <what is wrong>``, its second
+``# breaks: <promise id>[, <promise id>...]``: the promises of the contract
+table (grader/engine/contract.toml) it breaks, so that it must fail the
+checks of those promises and no other. An optional line ``# HIDDEN: <why>``
+says why the public tests let it through on purpose.
+``grader/tests/corpus/right/<exercise>/<name>.py`` honours every promise of
+the docstring by another route than the reference; its first line is
+``# RIGHT: <how it differs>``. A wrong answer must lose points in its own
+exercise; a right answer must score full marks (if it does not, the check is
+at fault, not the answer).
+
+An answer holds code, not a copy: after its header, only the solution
+regions it changes (and module-level code of its own), as
+:mod:`grader.tools.authoring.answer_regions` describes; the module it
+stands for is assembled from ``solutions/`` when it is read
+(:meth:`CorpusEntry.source`), so a docstring edit touches no answer. An
+answer whose mistake lies outside every region (in code the stubs hand out
+as is) is a whole module instead, and says so and why in a header line
+``# WHOLE: <why>``.
 
 :func:`assemble` turns an entry into a gradable submission folder: the
-reference solutions with the entry's exercise file swapped in.
+reference solutions with the entry's exercise module swapped in.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from pathlib import Path
 
 from grader.paths import REPO
 from grader.registry import EXERCISES
+from grader.tools.authoring import answer_regions
 
 CORPUS = REPO / "grader" / "tests" / "corpus"
 SOLUTIONS = REPO / "solutions"
@@ -37,6 +47,8 @@ HEADERS = {"wrong": "# WRONG: ", "right": "# RIGHT: "}
 BREAKS = "# breaks: "
 #: An optional line after it: why the public tests do not catch it, on purpose.
 HIDDEN = "# HIDDEN: "
+#: The header line of an answer that is a whole module rather than regions: why its mistake needs code outside them.
+WHOLE = "# WHOLE: "
 #: Where a hostile entry may be graded: this machine (the jail where it can be made), the simulated Gradescope container.
 HOSTILE_PLACES = ("host", "container")
 _PROMISE_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
@@ -64,6 +76,20 @@ class CorpusEntry:
         """``kind/exercise/name``, e.g. ``wrong/collate/left_padding``."""
         return f"{self.kind}/{self.exercise}/{self.name}"
 
+    @property
+    def module(self) -> str:
+        """The file name of its exercise: ``collate.py``."""
+        return f"{self.exercise}.py"
+
+    def source(self, solutions: Path | None = None) -> str:
+        """The whole module this answer stands for: its regions in the reference (``solutions``, default solutions/),
+        or the file itself when it is a whole module. AnswerError, naming the answer, when its regions no longer fit."""
+        text = self.path.read_text(encoding="utf-8")
+        if not answer_regions.is_regions_file(text):
+            return text
+        reference = ((solutions or SOLUTIONS) / f"{self.exercise}.py").read_text(encoding="utf-8")
+        return answer_regions.assemble(reference, text, str(self.path.relative_to(REPO) if self.path.is_relative_to(REPO) else self.path))
+
 
 @dataclass(frozen=True)
 class Header:
@@ -86,6 +112,14 @@ def validate_header(path) -> Header:
     path = Path(path)
     with open(path, encoding="utf-8") as f:
         first, second, third = (f.readline().rstrip("\r\n") for _ in range(3))
+        f.seek(0)
+        text = f.read()
+    regions = answer_regions.is_regions_file(text)
+    whole = any(line.startswith(WHOLE) for line in text.splitlines()[:4])
+    if regions == whole:
+        raise ValueError(f"{path}: an answer is either the solution regions it changes ('### BEGIN SOLUTION <name>' ... "
+                         f"'### END SOLUTION') or a whole module with a header line '{WHOLE}<why>', not "
+                         f"{'both' if regions else 'neither'}")
     kind = next((k for k, prefix in HEADERS.items() if first.startswith(prefix) and first[len(prefix):].strip()), None)
     if kind is None:
         raise ValueError(f"{path}: the first line must be '# WRONG: <what is wrong>' or '# RIGHT: <how it differs>', got {first!r}")
@@ -132,12 +166,15 @@ def assemble_package(entry: CorpusEntry, dest) -> Path:
 
 
 def assemble(entry: CorpusEntry, dest) -> Path:
-    """Copy the five reference solutions into ``dest``, with the entry's exercise file replaced by the entry; return dest."""
+    """Copy the reference solutions into ``dest``, with the entry's exercise module (:meth:`CorpusEntry.source`) in
+    place of its reference; return dest."""
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     for exercise in EXERCISES:
-        source = entry.path if exercise == entry.exercise else SOLUTIONS / f"{exercise}.py"
-        shutil.copyfile(source, dest / f"{exercise}.py")
+        if exercise == entry.exercise:
+            (dest / f"{exercise}.py").write_text(entry.source(), encoding="utf-8")
+        else:
+            shutil.copyfile(SOLUTIONS / f"{exercise}.py", dest / f"{exercise}.py")
     return dest
 
 

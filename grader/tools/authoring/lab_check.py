@@ -29,7 +29,7 @@ from pathlib import Path
 from grader import registry
 from grader.engine.rubric import POINTS_PER_EXERCISE, RubricError, load_rubric, load_throughput_rule
 from grader.paths import REPO
-from grader.tools.authoring import contract_doc
+from grader.tools.authoring import contract_doc, signature_defaults
 from grader.tools.authoring import contract_table as contract
 from grader.tools.authoring.lab_check_suite import corpus_problems, doc_problems, public_test_problems
 from grader.tools.authoring.stubs import stale_files
@@ -91,8 +91,11 @@ def rubric_problems(repo: Path = REPO) -> list[str]:
 
 
 def stub_problems(repo: Path = REPO) -> list[str]:
-    return [f"exercises/{name} differs from what solutions/ makes: run python -m grader generate"
-            for name in stale_files(repo / "solutions", repo / "exercises")]
+    found = [f"exercises/{name} differs from what solutions/ makes: run python -m grader generate"
+             for name in stale_files(repo / "solutions", repo / "exercises")]
+    found += [f"{target} differs from the defaults of the signatures in solutions/ (the checks and public tests read "
+              "them there): run python -m grader generate" for target in signature_defaults.stale(repo / "solutions", repo)]
+    return found
 
 
 def handout_problems(repo: Path = REPO) -> list[str]:

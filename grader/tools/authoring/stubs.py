@@ -63,7 +63,7 @@ def clear_solutions(source: str) -> str:
     return cleared.cells[0].source
 
 
-def _enclosing_scopes(lines: list[str], index: int) -> list[tuple[str, str]]:
+def enclosing_scopes(lines: list[str], index: int) -> list[tuple[str, str]]:
     """The (kind, name) of the defs and classes enclosing line ``index``, outermost first."""
     indent = len(lines[index]) - len(lines[index].lstrip())
     scopes = []
@@ -78,7 +78,7 @@ def _enclosing_scopes(lines: list[str], index: int) -> list[tuple[str, str]]:
 
 def stub_for(lines: list[str], index: int, exercise: str, lab_pointer: str) -> str:
     """The code that replaces the region now at ``lines[index]`` (its BEGIN marker, or nbgrader's placeholder)."""
-    scopes = _enclosing_scopes(lines, index)
+    scopes = enclosing_scopes(lines, index)
     if not scopes:
         raise StubError(f"{exercise}.py line {index + 1}: a solution region must sit inside a def or class")
     qualname = ".".join(name for _, name in scopes)

@@ -1,48 +1,6 @@
 # RIGHT: right-pads each row with torch.cat against a new_full tail and stacks the rows.
-"""Exercise 1 (collate): pad a batch of variable-length token sequences.
 
-The DataLoader's ``default_collate`` stacks tensors, and stacking ragged
-sequences fails with "stack expects each tensor to be equal size". Language
-models instead take right-padded ``input_ids``, an ``attention_mask`` that
-marks the real tokens, and ``labels`` with ``-100`` (the ``ignore_index`` of
-``torch.nn.functional.cross_entropy``) wherever there is padding.
-
-Lab text: "Fence 1: collation and padding".
-"""
-
-import torch
-
-IGNORE_INDEX = -100
-"""Label value for padding positions: cross_entropy's default ignore_index."""
-
-
-def pad_collate(batch, pad_id=0):
-    """Right-pad a batch of 1-D integer sequences into a dict of (B, T) tensors.
-
-    Args:
-        batch: a non-empty list of B one-dimensional integer tensors (any
-            integer dtype: int64, int32, uint8, ...). Their lengths may differ
-            and a sequence may be empty (length 0).
-        pad_id: the int written into ``input_ids`` after the end of each
-            sequence. Default 0.
-
-    Returns:
-        A dict with exactly the keys ``"input_ids"``, ``"attention_mask"`` and
-        ``"labels"``. Each value is an int64 (``torch.long``) tensor of shape
-        (B, T), where T is the longest length in the batch (T is 0 when every
-        sequence is empty). For each row i, with n = len(batch[i]):
-
-        - ``input_ids[i, :n]`` equals ``batch[i]`` and ``input_ids[i, n:]``
-          is ``pad_id`` (right padding, never left padding);
-        - ``attention_mask[i, :n]`` is 1 and ``attention_mask[i, n:]`` is 0;
-        - ``labels[i]`` equals ``input_ids[i]`` where the mask is 1 and is
-          -100 where the mask is 0. The mask decides, not the value: a real
-          token that happens to equal ``pad_id`` keeps its label.
-
-    The tensors in ``batch`` are not modified, and the returned tensors share
-    no memory with them. The function is defined at module level so that
-    DataLoader workers started with spawn or forkserver can pickle it.
-    """
+### BEGIN SOLUTION pad_collate
     longest = max(seq.numel() for seq in batch)
 
     def padded(seq, fill):
@@ -53,3 +11,4 @@ def pad_collate(batch, pad_id=0):
     labels = torch.stack([padded(seq, IGNORE_INDEX) for seq in batch])
     attention_mask = torch.stack([padded(torch.ones(seq.numel(), dtype=torch.long), 0) for seq in batch])
     return {"input_ids": input_ids, "attention_mask": attention_mask, "labels": labels}
+### END SOLUTION

@@ -1,75 +1,15 @@
 # RIGHT: gives each worker a balanced contiguous block [id*n//k, (id+1)*n//k) and reads the files with newline='' stripping '\r\n', '\r' or '\n' itself.
-"""Exercise 2 (sharding): iterable datasets that yield each item exactly once.
-
-Every DataLoader worker receives its own copy of an ``IterableDataset`` and
-iterates it from the start, so without sharding k workers yield the stream k
-times. The fix is to ask ``torch.utils.data.get_worker_info()`` *inside*
-``__iter__`` (it returns None in the main process and in ``__init__``) which
-worker is running, and keep only that worker's share.
-
-Lab text: "IterableDataset duplication" and experiment (a) of the lab runner.
-"""
-
 import itertools
-from torch.utils.data import IterableDataset, get_worker_info
 
-
-class ShardedRange(IterableDataset):
-    """The integers ``0, 1, ..., n - 1`` as a stream that shards across workers.
-
-    Args:
-        n: how many integers to yield (n >= 0).
-
-    Iterating yields plain Python ints. Without DataLoader workers
-    (``num_workers=0``, or iterating the dataset directly) it yields
-    ``0..n-1`` in order. Under a DataLoader with any ``num_workers`` k >= 1,
-    each worker yields a disjoint share and every integer in ``0..n-1`` is
-    yielded exactly once in total, also when n is smaller than k (some
-    workers then yield nothing). Which worker runs is read in ``__iter__``,
-    never in ``__init__``, and every call to ``iter()`` starts afresh.
-    """
-
-    def __init__(self, n):
-        self.n = n
-
-    def __iter__(self):
+### BEGIN SOLUTION ShardedRange.__iter__
         info = get_worker_info()
         if info is None:
             return iter(range(self.n))
         k, w = info.num_workers, info.id
         return iter(range(w * self.n // k, (w + 1) * self.n // k))
+### END SOLUTION
 
-
-class ShardedFiles(IterableDataset):
-    """The lines of several text files, with whole files as shards.
-
-    Args:
-        paths: a list of file paths (str or ``os.PathLike``); order matters.
-        rank: this process's rank among ``world_size`` distributed processes
-            (0 <= rank < world_size).
-        world_size: how many distributed processes read the same list.
-
-    Iterating yields each line of the files as a ``str`` with its line ending
-    (``"\\n"``, ``"\\r\\n"`` or ``"\\r"``) removed; a last line without a
-    trailing newline is still yielded, and an empty file yields nothing. Files
-    are UTF-8 text, read line by line (never whole into memory), in the order
-    of ``paths``, lines in file order.
-
-    Sharding: with k DataLoader workers per rank (k = 1 and worker id 0 when
-    there are no workers) there are ``world_size * k`` readers. Reader
-    ``rank * k + worker_id`` reads the files ``paths[reader::world_size * k]``
-    and no others. Across all ranks and workers every line is therefore
-    yielded exactly once. Worker information is read in ``__iter__`` (it is
-    None in ``__init__``), and every ``iter()`` starts afresh from the first
-    of this reader's files.
-    """
-
-    def __init__(self, paths, rank=0, world_size=1):
-        self.paths = list(paths)
-        self.rank = rank
-        self.world_size = world_size
-
-    def __iter__(self):
+### BEGIN SOLUTION ShardedFiles.__iter__
         info = get_worker_info()
         k, w = (1, 0) if info is None else (info.num_workers, info.id)
         readers = self.world_size * k
@@ -83,3 +23,4 @@ class ShardedFiles(IterableDataset):
                         yield line[:-1]
                     else:
                         yield line
+### END SOLUTION

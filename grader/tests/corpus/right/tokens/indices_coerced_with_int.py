@@ -1,85 +1,6 @@
 # RIGHT: coerces every index with int() (so NumPy integers, 0-d tensors and even floats are taken) and turns __getitems__'s indices into a NumPy array first, so arrays and tuples work too (the docstring leaves other types open).
-"""Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
-Language-model pretraining data is one long sequence of token ids stored
-flat on disk in the narrowest dtype that holds the vocabulary: uint16 for
-up to 65,535 ids, the format of nanoGPT's ``train.bin``. ``numpy.memmap``
-lets the OS page in only the windows that are touched, and all workers share
-one page cache. The memmap must be opened lazily: pickling an open memmap
-serialises its contents, so an eagerly opened corpus would be copied into
-every spawned worker.
-
-Handout: LAB.md, "LM pretraining data" and "Experiment (d): throughput".
-"""
-
-import operator
-import os
-
-import numpy as np
-import torch
-from torch.utils.data import Dataset
-
-
-class TokenWindows(Dataset):
-    """Map-style dataset of (input, target) windows over a flat binary token file.
-
-    Args:
-        path: the file (str or ``os.PathLike``): n token ids of ``dtype``
-            written back to back with no header, as ``array.tofile(path)``
-            writes them.
-        block_size: T, the length of each returned tensor, an int >= 1.
-        stride: distance in tokens between the starts of consecutive
-            windows, an int >= 1 (stride = T gives non-overlapping windows).
-        dtype: the NumPy dtype of the stored ids, default ``numpy.uint16``.
-
-    Raises:
-        ValueError: if ``block_size < 1``, if ``stride < 1``, or if the
-            file's size in bytes is not a multiple of the dtype's item size
-            (checked in ``__init__`` from the file's size, without reading it).
-
-    Window i covers tokens ``[i * stride, i * stride + block_size + 1)``, that
-    is T + 1 tokens. ``ds[i]`` returns ``(x, y)``: x is the first T tokens of
-    the window and y the last T (so ``y[t] == x[t + 1]`` for t < T - 1 and y
-    is the next-token target of x). Both are int64 tensors of shape ``(T,)``,
-    widened per window, never for the whole file.
-
-    ``len(ds) == max(0, (n - block_size - 1) // stride + 1)``: every window
-    that fits in the file, and no other.
-
-    Indexing works like a sequence's: ``-len(ds) <= i < len(ds)`` is valid,
-    negative i counts from the end; any other int raises ``IndexError``.
-    Indices are Python ints (``int``, not ``bool``), as the DataLoader's
-    samplers give them; what other index types do (NumPy integers, 0-d
-    tensors, bools, floats) is outside this contract: they may work or
-    raise.
-
-    ``ds.__getitems__(indices)`` reads a whole batch: see its docstring.
-
-    Laziness: the file is opened with ``numpy.memmap`` only when tokens are
-    first needed, and is never read whole. Pickling the dataset, at any time
-    (also after ``len()`` and indexing in the parent process), stores only
-    the path and the sizes, never the tokens or the memmap, so a DataLoader
-    worker started with spawn or forkserver receives only the path and
-    opens its own memmap.
-    """
-
-    def __init__(self, path, block_size, stride=1, dtype=np.uint16):
-        self.path = os.fspath(path)
-        self.block_size = block_size
-        self.stride = stride
-        self.dtype = np.dtype(dtype)
-        if block_size < 1:
-            raise ValueError(f"block_size must be at least 1, got {block_size}")
-        if stride < 1:
-            raise ValueError(f"stride must be at least 1, got {stride}")
-        size = os.path.getsize(self.path)
-        if size % self.dtype.itemsize:
-            raise ValueError(
-                f"{self.path} holds {size} bytes, not a whole number of "
-                f"{self.dtype.name} tokens ({self.dtype.itemsize} bytes each)"
-            )
-        self.n_tokens = size // self.dtype.itemsize
-        self._tokens = None  # the memmap, opened on first use in each process
+### BEGIN SOLUTION TokenWindows
 
     def _memmap(self):
         if self._tokens is None:
@@ -97,19 +18,9 @@ class TokenWindows(Dataset):
         if not -n <= i < n:
             raise IndexError(f"window index {i} out of range for {n} windows")
         return (i % n) * self.stride
+### END SOLUTION
 
-
-    def __len__(self):
-        return max(0, (self.n_tokens - self.block_size - 1) // self.stride + 1)
-
-    def __getitem__(self, i):
-        start = self._start(i)
-        window = self._memmap()[start : start + self.block_size + 1]
-        window = torch.from_numpy(window.astype(np.int64))
-        return window[:-1], window[1:]
-
-    def read_batch(self, indices):
-        """Two (B, T) tensors: the gather of __getitems__, stacked instead of split into pairs."""
+### BEGIN SOLUTION TokenWindows.read_batch
         indices = np.asarray(indices).reshape(-1).tolist()
         if not indices:
             return torch.empty((0, self.block_size), dtype=torch.int64), torch.empty((0, self.block_size), dtype=torch.int64)
@@ -117,23 +28,9 @@ class TokenWindows(Dataset):
         offsets = starts[:, None] + np.arange(self.block_size + 1)
         windows = torch.from_numpy(self._memmap()[offsets].astype(np.int64))
         return windows[:, :-1], windows[:, 1:]
+### END SOLUTION
 
-    def __getitems__(self, indices):
-        """Read a whole batch of windows at once: ``[ds[i] for i in indices]``, gathered in one read.
-
-        The DataLoader calls this instead of one ``ds[i]`` per index when it
-        exists (automatic batching). ``indices`` is a list of Python ints,
-        each valid for ``ds[i]``; an invalid one raises ``IndexError`` as
-        ``ds[i]`` would. Other containers (a NumPy array, a tensor, a tuple)
-        are outside this contract: they may work or raise. Returns a list of
-        ``(x, y)`` pairs equal to the per-item reads, so ``default_collate``
-        builds the same batch; no indices give ``[]``, even for an empty
-        file. The tokens of all the windows are taken from the memmap with
-        one gather (one fancy-indexing read of a
-        ``(len(indices), block_size + 1)`` block), not one read per window.
-        Widening that block to int64 in one step, rather than window by
-        window, is the cheap way.
-        """
+### BEGIN SOLUTION TokenWindows.__getitems__
         indices = np.asarray(indices).reshape(-1).tolist()
         if not indices:
             return []  # without touching the file: an empty file cannot even be mapped
@@ -141,3 +38,4 @@ class TokenWindows(Dataset):
         offsets = starts[:, None] + np.arange(self.block_size + 1)
         windows = torch.from_numpy(self._memmap()[offsets].astype(np.int64))
         return [(w[:-1], w[1:]) for w in windows]
+### END SOLUTION

@@ -1,4 +1,5 @@
 # RIGHT: caches the memmap and pickles through __reduce__, rebuilding the dataset from its constructor arguments.
+# WHOLE: it adds __reduce__ and drops __getstate__, members outside the solution regions
 """Exercise 5 (tokens): next-token windows over a flat token file, read lazily.
 
 Language-model pretraining data is one long sequence of token ids stored

@@ -1,5 +1,6 @@
 # WRONG: pad_collate is a lambda bound at module level, which spawn and forkserver workers cannot pickle.
 # breaks: collate.picklable_for_workers
+# WHOLE: the mistake replaces the def pad_collate itself with a lambda
 """Exercise 1 (collate): pad a batch of variable-length token sequences.
 
 The DataLoader's ``default_collate`` stacks tensors, and stacking ragged

@@ -1,57 +1,7 @@
 # WRONG: masks labels after the loop with the leaked loop variable n (the last row's length); pad_collate([tensor([1]), tensor([2, 3])])['labels'] is [[1, 0], [2, 3]] instead of [[1, -100], [2, 3]].
 # breaks: collate.labels
-"""Exercise 1 (collate): pad a batch of variable-length token sequences.
 
-The DataLoader's ``default_collate`` stacks tensors, and stacking ragged
-sequences fails with "stack expects each tensor to be equal size". Language
-models instead take right-padded ``input_ids``, an ``attention_mask`` that
-marks the real tokens, and ``labels`` with ``-100`` (the ``ignore_index`` of
-``torch.nn.functional.cross_entropy``) wherever there is padding.
-
-Handout: LAB.md, "Fence 1: collation and padding".
-"""
-
-import torch
-
-IGNORE_INDEX = -100
-"""Label value for padding positions: cross_entropy's default ignore_index."""
-
-
-def pad_collate(batch, pad_id=0):
-    """Right-pad a batch of 1-D integer sequences into a dict of (B, T) tensors.
-
-    Args:
-        batch: a non-empty list of B one-dimensional integer tensors, all of
-            one integer dtype (int64, int32, int16, int8, uint8, ...). Their
-            lengths may differ and a sequence may be empty (length 0). A batch
-            that mixes dtypes is outside this contract: it may work or raise.
-        pad_id: the int written into ``input_ids`` after the end of each
-            sequence. Default 0. It is written as given, also when the dtype
-            of ``batch`` cannot hold it (``pad_id=-1`` or ``300`` with uint8
-            sequences, ``200`` with int8): ``input_ids`` is int64.
-
-    Returns:
-        A dict with exactly the keys ``"input_ids"``, ``"attention_mask"`` and
-        ``"labels"``. Each value is an int64 (``torch.long``) tensor of shape
-        (B, T), where T is the longest length in the batch (T is 0 when every
-        sequence is empty). All three are int64 whatever the dtype of
-        ``batch``, also when no row needs padding (every sequence of one
-        length, where ``torch.stack`` would keep the input's dtype). For each
-        row i, with n = len(batch[i]):
-
-        - ``input_ids[i, :n]`` equals ``batch[i]`` and ``input_ids[i, n:]``
-          is ``pad_id`` (right padding, never left padding);
-        - ``attention_mask[i, :n]`` is 1 and ``attention_mask[i, n:]`` is 0;
-        - ``labels[i]`` equals ``input_ids[i]`` where the mask is 1 and is
-          -100 where the mask is 0. The mask decides, not the value: a real
-          token that happens to equal ``pad_id`` keeps its label.
-
-    The tensors in ``batch`` are not modified, and the returned tensors share
-    no memory with them. The list itself may be reordered (sorting it by
-    length is fine): row i is always the tensor that was ``batch[i]`` when
-    the call began. The function is defined at module level so that
-    DataLoader workers started with spawn or forkserver can pickle it.
-    """
+### BEGIN SOLUTION pad_collate
     lengths = [int(seq.shape[0]) for seq in batch]
     B, T = len(batch), max(lengths)
     input_ids = torch.full((B, T), pad_id, dtype=torch.long)
@@ -63,3 +13,4 @@ def pad_collate(batch, pad_id=0):
     labels = input_ids.clone()
     labels[:, n:] = IGNORE_INDEX
     return {"input_ids": input_ids, "attention_mask": attention_mask, "labels": labels}
+### END SOLUTION

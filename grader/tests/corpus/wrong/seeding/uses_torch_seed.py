@@ -1,64 +1,7 @@
 # WRONG: calls torch.seed() (which re-seeds torch nondeterministically and returns the new seed) instead of torch.initial_seed(); after torch.manual_seed(5), NumPy is seeded with a fresh random value instead of 5, so reruns differ.
 # breaks: seeding.seed_value, seeding.torch_seeding_optional
-"""Exercise 3 (seeding): a ``worker_init_fn`` that gives every worker its own RNG.
 
-Every ``iter(loader)`` draws a base seed from the loader's ``generator``
-(or from torch's global RNG when there is none), also with
-``num_workers=0``, where no worker uses it: iterating any loader advances
-its generator. Only with ``persistent_workers=True`` (and workers) is it
-drawn once, at the first ``iter()``, whose workers live on. Worker w runs
-with ``torch.initial_seed() == base_seed + w``. PyTorch seeds torch,
-``random`` and NumPy's legacy global RNG in each worker, but an RNG *object*
-that a dataset made in ``__init__`` (``numpy.random.default_rng(0)``) is
-pickled into every worker in the same state, so all workers draw the same
-stream. ``seed_worker`` closes that gap.
-
-Handout: LAB.md, "Seeding" and "Experiment (b): seeding".
-"""
-
-import random
-
-import numpy as np
-import torch
-from torch.utils.data import get_worker_info
-
-
-def seed_worker(worker_id):
-    """Seed this process's RNGs from torch's seed; give the dataset copy a fresh ``rng``.
-
-    Meant as ``DataLoader(..., worker_init_fn=seed_worker)``; the DataLoader
-    calls it once in each worker, before the first item is fetched.
-
-    Let ``seed = torch.initial_seed() % 2**32`` (in a worker that is the
-    loader's base seed plus the worker id, so it differs between workers and
-    between epochs). Then:
-
-    - NumPy's legacy global RNG is seeded with it (``numpy.random.seed``);
-    - Python's ``random`` module is seeded with it (``random.seed``);
-    - if this worker's copy of the dataset (``get_worker_info().dataset``)
-      has an attribute ``rng``, whatever its value (``None`` included), that
-      attribute is replaced by ``numpy.random.default_rng(seed)``. "Has" is
-      what ``hasattr`` finds: an ``rng`` set on the instance, or one its
-      class defines (a class attribute), which the new instance attribute
-      then shadows. A dataset without ``rng`` is left as it is.
-
-    Seeding torch too (``torch.manual_seed(seed)``) is allowed and not
-    required: PyTorch has seeded it in the worker already, and either way
-    the seed above stays the same.
-
-    Called outside a DataLoader worker (``get_worker_info()`` is None), it
-    seeds NumPy and ``random`` the same way and touches no dataset.
-    ``worker_id`` is accepted because the DataLoader passes it; the seed
-    comes from ``torch.initial_seed()``, which already includes it.
-
-    Consequence: with ``DataLoader(ds, num_workers=k, worker_init_fn=seed_worker,
-    generator=torch.Generator().manual_seed(s))`` a rerun with the same s
-    gives identical batches, different workers draw different streams, and
-    each epoch draws new ones.
-
-    Returns:
-        None.
-    """
+### BEGIN SOLUTION seed_worker
     seed = torch.seed() % 2**32
     np.random.seed(seed)
     random.seed(seed)
@@ -67,3 +10,4 @@ def seed_worker(worker_id):
         dataset = info.dataset
         if hasattr(dataset, "rng"):
             dataset.rng = np.random.default_rng(seed)
+### END SOLUTION

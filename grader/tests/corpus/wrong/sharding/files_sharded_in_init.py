@@ -1,5 +1,6 @@
 # WRONG: ShardedFiles picks its files in __init__, where get_worker_info() is None, so every worker reads all of the rank's files.
 # breaks: sharding.files_worker_read_in_iter
+# WHOLE: the mistake is in ShardedFiles.__init__, which the stub hands out as it is
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and

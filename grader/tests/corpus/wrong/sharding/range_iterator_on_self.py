@@ -1,5 +1,6 @@
 # WRONG: ShardedRange keeps its position on self (__iter__ returns self), so a second iter() yields nothing.
 # breaks: sharding.range_fresh_iter
+# WHOLE: the mistake adds ShardedRange.__next__, a member outside the solution regions
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 
 Every DataLoader worker receives its own copy of an ``IterableDataset`` and
