@@ -140,15 +140,16 @@ def test_works_as_collate_fn_in_process(lab):
     assert shapes == [(2, 5), (2, 3)], f"batches of lengths (2, 5) and (1, 3): expected input_ids of shapes [(2, 5), (2, 3)], got {shapes}"
 
 
-def test_pin_memory_loader_gives_the_documented_batches(lab):
+def test_pin_memory_loader_gives_the_documented_batches(lab, documented_default):
     """With pin_memory=True the batches are pinned where CUDA is (and copy to the GPU intact); without an accelerator PyTorch ignores pinning."""
+    p = documented_default("collate", "pad_collate", "pad_id")  # a DataLoader's collate_fn gets no pad_id
     sequences = [torch.tensor([1, 2, 3]), torch.tensor([4]), torch.tensor([5, 6]), torch.tensor([], dtype=torch.long)]
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*pin_memory.*")  # PyTorch's "no accelerator is found"
         got = list(DataLoader(sequences, batch_size=2, collate_fn=lab.collate.pad_collate, pin_memory=True))
     expected = [
-        {"input_ids": [[1, 2, 3], [4, 0, 0]], "attention_mask": [[1, 1, 1], [1, 0, 0]], "labels": [[1, 2, 3], [4, -100, -100]]},
-        {"input_ids": [[5, 6], [0, 0]], "attention_mask": [[1, 1], [0, 0]], "labels": [[5, 6], [-100, -100]]},
+        {"input_ids": [[1, 2, 3], [4, p, p]], "attention_mask": [[1, 1, 1], [1, 0, 0]], "labels": [[1, 2, 3], [4, -100, -100]]},
+        {"input_ids": [[5, 6], [p, p]], "attention_mask": [[1, 1], [0, 0]], "labels": [[5, 6], [-100, -100]]},
     ]
     tables = [{k: v.tolist() for k, v in b.items()} for b in got]
     assert tables == expected, f"with pin_memory=True: expected the batches {expected}, got {tables}"

@@ -3,8 +3,8 @@
 A recipe's fenced blocks say what to do by their info string after the
 language: ``create=PATH`` (write the block as that file), ``append=PATH``,
 ``insert=PATH after=TEXT`` (after the line holding TEXT), ``replace=PATH``
-(the block is the old text, a line :data:`BECOMES`, then the new text; the old
-text must stand exactly once in PATH) or ``run`` (a bash script run in the
+(the block is the old text, a line :data:`BECOMES`, then the new text, each
+without its last line ending; the old text must stand exactly once in PATH) or ``run`` (a bash script run in the
 repository). A block with none of them is only shown.
 """
 
@@ -81,6 +81,7 @@ def follow(steps, repo: Path, timings: dict | None = None) -> None:
         elif action == "replace":
             old, sep, new = body.partition(BECOMES)
             assert sep, f"a replace= block of {argument} has no line {BECOMES.strip()!r}"
+            old, new = old.removesuffix("\n"), new.removesuffix("\n")  # the block's last line ends, the text may not
             text = (repo / argument).read_text()
             assert text.count(old) == 1, f"the recipe replaces text that stands {text.count(old)} times in {argument}:\n{old}"
             (repo / argument).write_text(text.replace(old, new))

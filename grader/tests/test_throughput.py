@@ -128,6 +128,7 @@ def test_a_mark_waits_for_the_zygotes_answer_and_returns_it():
     """A busy zygote that reads late still stamps a stretch's start and end apart: the probe does not write the end
     mark (nor draw the stretch's windows) before the zygote answered its start mark, and the windows come from the
     answer, which exists only once the mark was read (drawn by the zygote after the fork)."""
+    import select
     import socket
 
     from grader.inside.probe_life import CLOCK_FD
@@ -144,6 +145,7 @@ def test_a_mark_waits_for_the_zygotes_answer_and_returns_it():
             os._exit(0)
     os.close(child_end)
     try:
+        assert select.select([zygote_end], [], [], 60)[0], "the child wrote no start mark"
         time.sleep(0.3)  # the zygote, late: without the wait both marks are on the socket by now
         os.set_blocking(zygote_end, False)
         marks = probe_wait._Marks(zygote_end)

@@ -11,7 +11,11 @@ in a class body). A corpus answer stores, after its header lines, only:
   keeps the reference's code);
 * optionally, before its first region, module-level code of its own (extra
   imports, helper functions), which is placed before the reference's first
-  top-level ``def``, ``class`` or decorator.
+  top-level ``def``, ``class`` or decorator;
+* optionally, after a line :data:`AT_THE_END`, module-level code placed at
+  the end of the module (a mistake that rebinds a name the reference
+  defines, such as ``pad_collate = lambda ...``). An answer may hold only
+  this part.
 
 :func:`assemble` makes the file that is graded: the reference, docstrings,
 signatures and everything else outside the markers included, with the
@@ -29,6 +33,8 @@ from dataclasses import dataclass
 from grader.tools.authoring.stubs import BEGIN, END, enclosing_scopes
 
 _TOP_LEVEL_CODE = re.compile(r"^(def |class |async def |@)")
+#: The line after which an answer's code goes at the end of the module.
+AT_THE_END = "### AT THE END OF THE MODULE"
 
 
 class AnswerError(ValueError):
@@ -90,11 +96,13 @@ class Answer:
     header: str
     prelude: str
     regions: dict[str, str]
+    ending: str = ""
 
 
 def is_regions_file(text: str) -> bool:
-    """Whether ``text`` is an answer written as regions (it has a region marker) rather than a whole module."""
-    return any(line.strip().startswith(BEGIN) for line in text.splitlines())
+    """Whether ``text`` is an answer written as regions (it has a region marker or :data:`AT_THE_END`) rather than a
+    whole module."""
+    return any(line.strip().startswith(BEGIN) or line.strip() == AT_THE_END for line in text.splitlines())
 
 
 def parse_answer(text: str, where: str) -> Answer:
@@ -107,6 +115,13 @@ def parse_answer(text: str, where: str) -> Answer:
     name, body = None, []
     for number, line in enumerate(lines[cut:], start=cut + 1):
         marker = line.strip()
+        if marker == AT_THE_END:
+            if name is not None:
+                raise AnswerError(f"{where} line {number}: {AT_THE_END} inside the region {name!r}")
+            ending = "".join(lines[number:])
+            if any(m.strip().startswith(BEGIN) for m in lines[number:]):
+                raise AnswerError(f"{where} line {number}: regions go before {AT_THE_END}, not after")
+            return Answer(header, "".join(prelude).strip("\n"), regions, ending.strip("\n"))
         if marker.startswith(BEGIN):
             if name is not None:
                 raise AnswerError(f"{where} line {number}: a region starts before {name!r} ends with {END}")
@@ -147,6 +162,8 @@ def assemble(reference: str, answer_text: str, where: str) -> str:
         raise AnswerError(f"{where}: the reference has no solution region {', '.join(map(repr, unknown))} "
                           f"(it has {', '.join(known)}): move the code to the region that holds it now, or drop the answer")
     text = "".join(answer.regions.get(p.name, p.text) if p.name else p.text for p in parts)
+    if answer.ending:
+        text = text.rstrip("\n") + "\n\n\n" + answer.ending + "\n"
     if not answer.prelude:
         return text
     lines = text.splitlines(keepends=True)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from grader import registry
 from grader.paths import REPO
+from grader.tools.authoring import answer_regions, corpus, doc_figures
 from grader.tools.authoring import contract_table as contract
-from grader.tools.authoring import corpus, doc_figures
 
 #: Where the witnesses of the public tests are listed (a wrong answer each public test fails on).
 WITNESS_FILE = Path("grader/tests/test_public_catch.py")
@@ -78,7 +78,7 @@ def public_test_problems(repo: Path = REPO) -> list[str]:
 
 
 def corpus_problems(repo: Path = REPO) -> list[str]:
-    """Every corpus file sits at <kind>/<exercise>/<name>.py, compiles and has a header that says what it is, a wrong
+    """Every corpus file sits at <kind>/<exercise>/<name>.py, compiles (as the module it stands for) and has a header that says what it is, a wrong
     answer's `# breaks:` names promises of its own exercise, names are unique, and each exercise has at least
     MIN_WRONG wrong and MIN_RIGHT right answers (test_corpus_answers.py)."""
     found, names = [], _exercises(repo)
@@ -95,7 +95,11 @@ def corpus_problems(repo: Path = REPO) -> list[str]:
             counts[kind, exercise] += 1
             try:
                 header = corpus.validate_header(path)
-                compile(path.read_text(encoding="utf-8"), str(where), "exec")
+                text = path.read_text(encoding="utf-8")
+                if answer_regions.is_regions_file(text):  # the module it stands for, assembled from the reference
+                    text = answer_regions.assemble((repo / "solutions" / f"{exercise}.py").read_text(encoding="utf-8"),
+                                                   text, str(where))
+                compile(text, str(where), "exec")
             except (ValueError, SyntaxError) as exc:
                 found.append(f"{where}: {str(exc).replace(str(path), '').lstrip(': ')}")
                 continue

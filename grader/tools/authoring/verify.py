@@ -41,8 +41,9 @@ from grader import registry
 #: Where a replaced sentence or default could linger (relative to the repository), and which files of them.
 SEARCHED = ("tests", "grader/engine", "grader/inside", "grader/tests", "grader/docs", "LAB.md", "README.md")
 SEARCHED_SUFFIXES = (".py", ".md", ".toml", ".txt")
-#: Files the search leaves alone: generated from what changed (``check`` says when they are stale).
-NOT_SEARCHED = ("grader/docs/contract.md", "grader/engine/defaults.toml", "tests/defaults.toml")
+#: Files the search leaves alone: generated from what changed (``check`` says when they are stale), and the recipes,
+#: whose worked examples show the text they replace.
+NOT_SEARCHED = ("grader/docs/contract.md", "grader/engine/defaults.toml", "tests/defaults.toml", "grader/docs/recipes.md")
 #: Folders it leaves alone: the hostile corpus attacks the grader, and its verdicts do not read the docstrings.
 NOT_SEARCHED_UNDER = ("grader/tests/corpus/hostile/",)
 #: A replaced sentence shorter than this (in words) is too common to search for.

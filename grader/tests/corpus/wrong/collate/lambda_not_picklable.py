@@ -1,58 +1,6 @@
 # WRONG: pad_collate is a lambda bound at module level, which spawn and forkserver workers cannot pickle.
 # breaks: collate.picklable_for_workers
-# WHOLE: the mistake replaces the def pad_collate itself with a lambda
-"""Exercise 1 (collate): pad a batch of variable-length token sequences.
 
-The DataLoader's ``default_collate`` stacks tensors, and stacking ragged
-sequences fails with "stack expects each tensor to be equal size". Language
-models instead take right-padded ``input_ids``, an ``attention_mask`` that
-marks the real tokens, and ``labels`` with ``-100`` (the ``ignore_index`` of
-``torch.nn.functional.cross_entropy``) wherever there is padding.
-
-Lab text: "Fence 1: collation and padding".
-"""
-
-import torch
-
-IGNORE_INDEX = -100
-"""Label value for padding positions: cross_entropy's default ignore_index."""
-
-
-def _pad_collate(batch, pad_id=0):
-    """Right-pad a batch of 1-D integer sequences into a dict of (B, T) tensors.
-
-    Args:
-        batch: a non-empty list of B one-dimensional integer tensors (any
-            integer dtype: int64, int32, uint8, ...). Their lengths may differ
-            and a sequence may be empty (length 0).
-        pad_id: the int written into ``input_ids`` after the end of each
-            sequence. Default 0.
-
-    Returns:
-        A dict with exactly the keys ``"input_ids"``, ``"attention_mask"`` and
-        ``"labels"``. Each value is an int64 (``torch.long``) tensor of shape
-        (B, T), where T is the longest length in the batch (T is 0 when every
-        sequence is empty). For each row i, with n = len(batch[i]):
-
-        - ``input_ids[i, :n]`` equals ``batch[i]`` and ``input_ids[i, n:]``
-          is ``pad_id`` (right padding, never left padding);
-        - ``attention_mask[i, :n]`` is 1 and ``attention_mask[i, n:]`` is 0;
-        - ``labels[i]`` equals ``input_ids[i]`` where the mask is 1 and is
-          -100 where the mask is 0. The mask decides, not the value: a real
-          token that happens to equal ``pad_id`` keeps its label.
-
-    The tensors in ``batch`` are not modified, and the returned tensors share
-    no memory with them. The function is defined at module level so that
-    DataLoader workers started with spawn or forkserver can pickle it.
-    """
-    lengths = torch.tensor([len(seq) for seq in batch], dtype=torch.long)
-    longest = int(lengths.max())
-    input_ids = torch.full((len(batch), longest), pad_id, dtype=torch.long)
-    for row, seq in enumerate(batch):
-        input_ids[row, : len(seq)] = seq
-    attention_mask = (torch.arange(longest)[None, :] < lengths[:, None]).long()
-    labels = input_ids.masked_fill(attention_mask == 0, IGNORE_INDEX)
-    return {"input_ids": input_ids, "attention_mask": attention_mask, "labels": labels}
-
-
-pad_collate = lambda batch, pad_id=0: _pad_collate(batch, pad_id)  # noqa: E731
+### AT THE END OF THE MODULE
+_pad_collate = pad_collate
+pad_collate = lambda *args, **kwargs: _pad_collate(*args, **kwargs)  # noqa: E731
