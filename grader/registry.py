@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.paths import REPO
-from grader.shared.common import PROBES_PACKAGE
+from grader.shared.common import probe_module
 from grader.toml_file import read_toml
 
 #: Where lab.toml is: beside the grader package (the repository root, or the published grader's root).
@@ -30,8 +30,9 @@ class Exercise:
     """One exercise of the lab (see lab.toml for what each field means).
 
     What follows from the name is derived, never written twice: the file
-    students write, the grader's probe module and its check file. ``python -m
-    grader check`` proves that each of them exists.
+    students write, and the exercise's folder ``grader/exercises/<name>/`` with
+    its probe module, its check file and its corpus. ``python -m grader check``
+    proves that each of them exists.
     """
 
     name: str
@@ -46,14 +47,23 @@ class Exercise:
         return f"{self.name}.py"
 
     @property
+    def folder(self) -> str:
+        """The exercise's folder (relative to the repository): its probe, checks, helpers and corpus answers."""
+        return f"grader/exercises/{self.name}"
+
+    @property
     def probe(self) -> str:
-        """The module of the probes that run the student's code inside the jail."""
-        return f"{PROBES_PACKAGE}.{self.name}"
+        """The module of the probes that run the student's code inside the jail: the folder's only file that enters it."""
+        return probe_module(self.name)
 
     @property
     def checks(self) -> str:
         """The check file (relative to the repository) that judges what the probes bring back."""
-        return f"grader/engine/checks/check_{self.name}.py"
+        return f"{self.folder}/check_{self.name}.py"
+
+    def corpus(self, kind: str) -> str:
+        """The folder (relative to the repository) of its corpus answers of ``kind`` ("right" or "wrong")."""
+        return f"{self.folder}/corpus/{kind}"
 
     @property
     def pointer(self) -> str:

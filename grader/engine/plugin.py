@@ -10,10 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine.checks.support import CheckFailed, Context, ProbeProblem
+from grader.engine.checking import CheckFailed, Context, ProbeProblem
+from grader.paths import REPO
+from grader.registry import REGISTRY
 from grader.text import first_paragraph
 
-CHECKS_DIR = Path(__file__).with_name("checks")
+#: The grader's own pytest configuration for the check files (never the repository's).
+CHECKS_INI = Path(__file__).with_name("checks_pytest.ini")
+#: Where pytest's root is: the exercises' folders, each holding its check_<exercise>.py.
+EXERCISES_DIR = REPO / "grader" / "exercises"
 #: How the message of a check starts when it was not run because an earlier check of its exercise timed out.
 NOT_RUN_AFTER_TIMEOUT = "not run: an earlier check"
 NOT_RUN_AFTER_OVERSIZE = NOT_RUN_AFTER_TIMEOUT  # the same start: the seed-invariance test treats both as not run
@@ -61,7 +66,7 @@ class ChecksPlugin:
         self.descriptions: dict[tuple[str, str], str] = {}
         self.timed_out: set[str] = set()  # exercises with a check that timed out
         self.oversized: set[str] = set()  # exercises with a check whose answer was refused for its size
-        self.not_here: dict[tuple[str, str], str] = {}  # checks this runner cannot run (support.ON_GPU), and why
+        self.not_here: dict[tuple[str, str], str] = {}  # checks this runner cannot run (checking.ON_GPU), and why
 
     @pytest.fixture
     def ctx(self, request):
@@ -141,7 +146,7 @@ class ChecksPlugin:
 
 def run_checks(plugin: ChecksPlugin, fail_fast: bool = False, check_time_limit_s: float | None = None) -> None:
     """Run pytest over the check files with ``plugin``; GraderFault when pytest itself could not run."""
-    args = [str(CHECKS_DIR), "-c", str(CHECKS_DIR / "pytest.ini"), "--rootdir", str(CHECKS_DIR),
+    args = [*(str(REPO / entry.checks) for entry in REGISTRY), "-c", str(CHECKS_INI), "--rootdir", str(EXERCISES_DIR),
             "-q", "--no-header", "--tb=no", "-p", "no:cacheprovider", "-p", "no:randomly", "--import-mode=importlib"]
     if fail_fast:
         args.append("--exitfirst")

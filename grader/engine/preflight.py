@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from grader import registry
 from grader.sandbox import Sandbox
-from grader.shared.common import PROBES_PACKAGE
+from grader.shared.common import probe_module
 
 PREFLIGHT_TIMEOUT_S = 20.0
 
@@ -38,7 +38,7 @@ def run_preflight(sandbox: Sandbox, exercise: str, timeout_scale: float = 1.0) -
     if filename not in sandbox.copied:
         reason = sandbox.skipped.get(filename, "")
         return Preflight(f"{filename} is missing from the submission" + (f" ({reason})" if reason else ""))
-    loaded = sandbox.run(f"{PROBES_PACKAGE}.common:load", {"exercise": exercise}, timeout=limit)
+    loaded = sandbox.run(f"{probe_module('common')}:load", {"exercise": exercise}, timeout=limit)
     if loaded.status == "timeout":
         return Preflight(f"importing {filename} did not finish within {limit:.0f} s (an endless loop at import time?)"
                          f"{_where(loaded)}", confirm_alone=True)
@@ -47,7 +47,7 @@ def run_preflight(sandbox: Sandbox, exercise: str, timeout_scale: float = 1.0) -
         if loaded.error_type == "SyntaxError" and "utf-8" in detail.lower():
             return Preflight(f"{filename} is not valid UTF-8 text: {detail}. Save the file as UTF-8.")
         return Preflight(f"{filename} could not be imported: {detail}", confirm_alone=loaded.cause == "killed")
-    entries = sandbox.run(f"{PROBES_PACKAGE}.common:entry_points", {"exercise": exercise}, timeout=limit)
+    entries = sandbox.run(f"{probe_module('common')}:entry_points", {"exercise": exercise}, timeout=limit)
     if entries.status == "timeout":
         return Preflight(f"calling the code of {filename} once on a tiny input did not finish within {limit:.0f} s "
                          f"(an endless loop or a blocking call?){_where(entries)}", confirm_alone=True)

@@ -31,7 +31,7 @@ from grader.sandbox import jail
 
 #: What of grader/ a published grader leaves out (names at any depth; shutil.ignore_patterns): the tests, the
 #: instructor's tools and the instructor's documentation (grader/docs/).
-LEFT_OUT = ("tests", "tools", "docs", "__pycache__", "*.pyc", ".pytest_cache")
+LEFT_OUT = ("tests", "tools", "docs", "corpus", "__pycache__", "*.pyc", ".pytest_cache")
 #: The files next to grader/ that a published grader carries.
 PUBLISHED_FILES = ("requirements.txt", "lab.toml")
 

@@ -5,7 +5,7 @@ preflight :mod:`grader.engine.preflight`, and what was submitted is
 :mod:`grader.sandbox.files`' answer.
 
 Process layout. The grading process (this one) runs pytest in-process over
-grader/engine/checks/ and never imports student code. It starts one sandbox zygote
+the exercises' check files (grader/exercises/<exercise>/check_<exercise>.py) and never imports student code. It starts one sandbox zygote
 (torch and numpy preloaded once, about 2 s); every probe is a fork of it, so
 a check costs milliseconds unless it starts DataLoader workers.
 
@@ -37,9 +37,9 @@ from pathlib import Path
 
 from grader import registry
 from grader.engine import provenance, throughput
-from grader.engine.checks.support import CHECK_BUDGET_S, Context, where_to_look
+from grader.engine.checking import CHECK_BUDGET_S, Context, where_to_look
 from grader.engine.confirm import PASSED_NOTE, LoadMeter, confirmed_message, needs_confirmation
-from grader.engine.plugin import CHECKS_DIR, CheckOutcome, ChecksPlugin, GraderFault, run_checks
+from grader.engine.plugin import CHECKS_INI, CheckOutcome, ChecksPlugin, GraderFault, run_checks
 from grader.engine.preflight import run_preflight
 from grader.engine.results import EXERCISES, MAX_INTEGRITY_FLAGS, CheckResult, ExerciseResult, GradeResult
 from grader.engine.rubric import DEFAULT_RUBRIC, ThroughputRule, load_rubric, load_throughput_rule
@@ -47,20 +47,20 @@ from grader.registry import CONTRACT_FILES
 from grader.sandbox import Sandbox
 from grader.sandbox.files import check_submission_folder, extra_files
 from grader.sandbox.host import ANSWER_GRACE
-from grader.shared.common import PROBES_PACKAGE
+from grader.shared.common import probe_module
 from grader.text import clean_text
 
-PROBE_MODULES = (f"{PROBES_PACKAGE}.common", *(entry.probe for entry in registry.REGISTRY), f"{PROBES_PACKAGE}.throughput")
+PROBE_MODULES = (probe_module("common"), *(entry.probe for entry in registry.REGISTRY), probe_module("throughput"))
 #: Accepted range of ``timeout_scale``. Its top is bounded by the per-check limit of pytest-timeout
-#: (checks/pytest.ini), which must stay above the longest check's budget (support.CHECK_BUDGET_S,
+#: (checks_pytest.ini), which must stay above the longest check's budget (checking.CHECK_BUDGET_S,
 #: scaled) plus the sandbox's grace for a late answer: see :func:`timeout_scale_problem`.
 TIMEOUT_SCALE_RANGE = (0.1, 3.0)
 
 
 def check_time_limit_s() -> float:
-    """The per-check limit of pytest-timeout, from checks/pytest.ini (the backstop above each check's budget)."""
+    """The per-check limit of pytest-timeout, from checks_pytest.ini (the backstop above each check's budget)."""
     config = configparser.ConfigParser()
-    config.read(CHECKS_DIR / "pytest.ini", encoding="utf-8")
+    config.read(CHECKS_INI, encoding="utf-8")
     return config.getfloat("pytest", "timeout")
 
 
@@ -72,7 +72,7 @@ def timeout_scale_problem(scale: float) -> str:
     longest = CHECK_BUDGET_S * scale + ANSWER_GRACE
     if longest >= check_time_limit_s():
         return (f"timeout scale {scale:g} gives a check up to {longest:.0f} s, beyond the per-check limit of "
-                f"{check_time_limit_s():.0f} s in grader/engine/checks/pytest.ini")
+                f"{check_time_limit_s():.0f} s in grader/engine/checks_pytest.ini")
     return ""
 
 CPU_MEMORY_MB = 4096
@@ -115,7 +115,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     that fails can never lose a report. ``timeout_scale`` multiplies every
     time limit of the student's code (preflight 20 s, in-process probes 30 s,
     worker probes 60 s); the result records it. ``check_time_limit_s``
-    replaces the per-check backstop of pytest-timeout (checks/pytest.ini);
+    replaces the per-check backstop of pytest-timeout (checks_pytest.ini);
     only the tests use it, to stop a check in the middle of a probe.
     ``seed_secret`` marks ``seed`` as a student's secret seed of record (the
     student's reports leave it out); ``seed_from_repository`` names the
@@ -412,7 +412,7 @@ def _check_result(exercise: str, name: str, entry, plugin: ChecksPlugin, outcome
     if outcome is None and fail_fast and key in plugin.descriptions:
         outcome = NOT_RUN
     if outcome is None:
-        raise GraderFault(f"rubric check {exercise}.{name} has no check function in grader/engine/checks/check_{exercise}.py")
+        raise GraderFault(f"rubric check {exercise}.{name} has no check function in grader/exercises/{exercise}/check_{exercise}.py")
     message = outcome.message
     if outcome.status not in ("passed", "skipped") and not note:
         message = f"{message}\nWhere to look: {where_to_look(exercise)}."

@@ -38,7 +38,7 @@ import time
 
 import numpy as np
 
-from grader.shared.common import PROBES_PACKAGE
+from grader.shared.common import probe_module
 from grader.shared.throughput import chained_total, window_starts, x_sums
 from grader.shared.token_data import token_data
 
@@ -171,7 +171,7 @@ def measure(sandbox, seed: int, machine: dict, timeout_scale: float = 1.0, budge
             remaining = deadline + 1.0 - time.monotonic()  # the last probe may end up to a second past the budget
             if remaining < 0.5:
                 return not_measured(f"too slow to measure within the grading's budget of {budget_s:g} s")
-            result = sandbox.run(f"{PROBES_PACKAGE}.throughput:{probe}", args, timeout=remaining * timeout_scale)
+            result = sandbox.run(f"{probe_module('throughput')}:{probe}", args, timeout=remaining * timeout_scale)
             if result.status == "timeout":
                 return not_measured(f"too slow to measure within the grading's budget of {budget_s:g} s")
             if not result.ok:

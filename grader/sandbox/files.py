@@ -26,7 +26,10 @@ import stat
 from pathlib import Path
 
 from grader.paths import REPO
-from grader.shared.common import SUBMISSION_PACKAGE  # noqa: F401  (the package copy_submission's folder becomes)
+from grader.shared.common import (
+    EXERCISES_PACKAGE,
+    SUBMISSION_PACKAGE,  # noqa: F401  (the package copy_submission's folder becomes)
+)
 
 #: Source of the generated ``submission/__init__.py``.
 INIT_SOURCE = '''\
@@ -112,7 +115,10 @@ def _read_at_most(fd: int, limit: int) -> bytes:
 
 
 def _module_files(module: str) -> list[tuple[Path, Path]]:
-    """(source, path relative to the import root) for what ``module`` needs."""
+    """(source, path relative to the import root) for what ``module`` needs: every module of its folder (the
+    rooms of grader/inside/ and grader/shared/ import one another), but of an exercise's folder the probe module
+    alone (its checks, helpers and corpus answers never enter the jail); and the ``__init__`` of each package
+    above it."""
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.origin or not spec.origin.endswith(".py"):
         raise ValueError(f"cannot stage {module!r}: not a Python source module")
@@ -120,10 +126,15 @@ def _module_files(module: str) -> list[tuple[Path, Path]]:
     depth = len(module.split(".")) - (0 if origin.name == "__init__.py" else 1)
     folder = origin.parent
     root = folder.parents[depth - 1] if depth else folder
-    files = [(path, path.relative_to(root)) for path in sorted(folder.glob("*.py"))]
-    for package in list(folder.relative_to(root).parents)[:-1]:
+    if module.startswith(EXERCISES_PACKAGE + "."):
+        files = [(origin, origin.relative_to(root))]
+        packages = [folder.relative_to(root), *list(folder.relative_to(root).parents)[:-1]]
+    else:
+        files = [(path, path.relative_to(root)) for path in sorted(folder.glob("*.py"))]
+        packages = list(folder.relative_to(root).parents)[:-1]
+    for package in packages:
         init = root / package / "__init__.py"
-        if init.is_file():
+        if init.is_file() and (init, init.relative_to(root)) not in files:
             files.append((init, init.relative_to(root)))
     return files
 

@@ -13,8 +13,32 @@ import stat
 
 #: The package the submission's files are imported as inside the jail (``submission.collate``).
 SUBMISSION_PACKAGE = "submission"
-#: The package of the probes: a probe is named ``<module>:<function>`` under it (``collate:basic``).
+#: The package of the probes every exercise shares (loading, stub detection, workers) and of the throughput probes.
 PROBES_PACKAGE = "grader.inside.probes"
+#: The modules of :data:`PROBES_PACKAGE`; any other probe module is an exercise's own.
+SHARED_PROBE_MODULES = ("common", "throughput")
+#: The package of the exercises' folders (``grader/exercises/<exercise>/``). Of each folder only the module
+#: :data:`PROBE_MODULE` (and the packages' ``__init__``) enters the jail; checks, helpers and corpus stay outside.
+EXERCISES_PACKAGE = "grader.exercises"
+PROBE_MODULE = "probe"
+
+
+def probe_module(short: str) -> str:
+    """The full module of a probe module named ``short``: a shared one (``common``) or an exercise (``collate``).
+
+    A probe is named ``<short>:<function>`` by the checks (``collate:basic``); this is where its module lives.
+    """
+    if short in SHARED_PROBE_MODULES:
+        return f"{PROBES_PACKAGE}.{short}"
+    return f"{EXERCISES_PACKAGE}.{short}.{PROBE_MODULE}"
+
+
+def exercise_of_probe(probe: str) -> str:
+    """The exercise whose probe ``probe`` (``<module>:<function>``, a full module) is; "" for a shared probe."""
+    parts = probe.partition(":")[0].split(".")
+    if len(parts) == 4 and ".".join(parts[:2]) == EXERCISES_PACKAGE and parts[3] == PROBE_MODULE:
+        return parts[2]
+    return ""
 #: The process name of the zygote's shared multiprocessing forkserver (the host tells it from its other children).
 FORKSERVER_PROCESS_NAME = b"grader-fksrv"
 

@@ -23,7 +23,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.shared.common import PROBES_PACKAGE
+from grader.shared.common import exercise_of_probe
 
 #: At most this many distinct integrity flags come back from one probe.
 MAX_FLAGS = 24
@@ -159,10 +159,8 @@ class Flag:
 
     @property
     def exercise(self) -> str:
-        """The exercise of a ``grader.inside.probes.<exercise>:function`` probe ("" for other probes)."""
-        module = self.probe.partition(":")[0]
-        package, _, last = module.rpartition(".")
-        return last if package == PROBES_PACKAGE else ""
+        """The exercise of a ``grader.exercises.<exercise>.probe:function`` probe ("" for the shared probes)."""
+        return exercise_of_probe(self.probe)
 
     def text(self) -> str:
         if self.kind == "hook":

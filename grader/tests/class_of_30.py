@@ -6,7 +6,7 @@ of answers GitHub's API would give about it (for the stand-in ``gh``,
 anything is graded:
 
 * :class:`Honest` students are made of the reference (``R``, 20 points),
-  the stub (``S``, 0) and right answers from ``grader/tests/corpus/right/``
+  the stub (``S``, 0) and right answers from ``grader/exercises/<exercise>/corpus/right/``
   (``A``, 20), one letter per exercise;
 * :class:`Hostile` students are the cases of the repositories corpus
   (:mod:`grader.tests.repository_corpus`): the row its ``expect.toml`` says;

@@ -2,7 +2,7 @@
 
 The same code gets the same verdicts under any seed, and that is shown
 cheaply: a full grading per answer and seed would cost minutes. A check's
-inputs depend on the seed only through ``ctx.rng`` (support.Context.rng), so
+inputs depend on the seed only through ``ctx.rng`` (checking.Context.rng), so
 a check that never calls it on the reference gives every seed the same
 verdict; only the seeded checks are run again. The reference's run under
 the first of :data:`SEEDS` (:func:`reference_run`, made once per test run)
@@ -16,7 +16,7 @@ NumPy only). That replacement is a test's shortcut, never the grader's: a
 grading of record copies the submission once and never writes into it.
 
 The checks are called as plain functions with a fresh :class:`Context` per
-answer and seed. The shared probes (support.shared_probe) of one answer are
+answer and seed. The shared probes (checking.shared_probe) of one answer are
 kept across its seeds: a probe asked again with the same arguments (a
 boundary's, which no seed changes) gives what it gave, as in one grading.
 """
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import registry
-from grader.engine.checks.support import CheckFailed, Context, ProbeProblem
+from grader.engine.checking import CheckFailed, Context, ProbeProblem
 from grader.engine.plugin import NOT_RUN_AFTER_TIMEOUT
 from grader.engine.runner import CPU_MEMORY_MB, PROBE_MODULES
 from grader.registry import CONTRACT_FILES
@@ -55,7 +55,7 @@ class RecordingContext(Context):
 
 def check_functions(exercise: str) -> dict:
     """{check name: function} of the exercise's check module, without the checks of a GPU (this runner has none)."""
-    module = importlib.import_module(f"grader.engine.checks.check_{exercise}")
+    module = importlib.import_module(f"grader.exercises.{exercise}.check_{exercise}")
     return {name: fn for name, fn in vars(module).items()
             if name.startswith("check_") and callable(fn) and getattr(fn, "runs_only", ("cpu",))[0] == "cpu"}
 

@@ -1,7 +1,7 @@
 """Each check's time budget, and a check stopped in the middle of a probe (row 2 of the receiving-end issue).
 
-* The runner stops a check at its own budget (``support.CHECK_BUDGET_S`` times
-  the timeout scale); pytest-timeout's per-check limit (checks/pytest.ini) is
+* The runner stops a check at its own budget (``checking.CHECK_BUDGET_S`` times
+  the timeout scale); pytest-timeout's per-check limit (grader/engine/checks_pytest.ini) is
   only the backstop above it, and ``--timeout-scale`` is refused where the
   budget would not fit below it.
 * When the backstop fires while a probe runs, the zygote is stopped, so its
@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from grader.engine.checks.support import CHECK_BUDGET_S, EXERCISE_BUDGET_S, Context, ProbeProblem
+from grader.engine.checking import CHECK_BUDGET_S, EXERCISE_BUDGET_S, Context, ProbeProblem
 from grader.engine.runner import check_time_limit_s, grade, timeout_scale_problem
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES, EXERCISES

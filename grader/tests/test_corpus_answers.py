@@ -53,7 +53,7 @@ PROMISE_CHECKS = {e.id: {c.removeprefix("check_") for c in e.checks} for e in co
 
 
 def corpus_files(kind):
-    return sorted((corpus.CORPUS / kind).rglob("*.py"))
+    return [path for path, _ in corpus.answer_files(kind)]
 
 
 # ---------------------------------------------------------------- fast: the corpus itself
@@ -62,13 +62,13 @@ def corpus_files(kind):
 @pytest.mark.parametrize("kind", corpus.KINDS)
 def test_every_corpus_file_has_a_valid_header(kind):
     files = corpus_files(kind)
-    assert files, f"no files under {corpus.CORPUS / kind}"
+    assert files, f"no files under grader/exercises/*/corpus/{kind}"
     for path in files:
         header = corpus.validate_header(path)
         assert header.kind == kind, f"{path} is under {kind}/ but starts with '# {header.kind.upper()}:'"
         assert len(header.claim) > 15, f"{path}: say what is wrong (or different) in a sentence, not {header.claim!r}"
-        assert path.parent.parent == corpus.CORPUS / kind and path.parent.name in EXERCISES, \
-            f"{path} must be at {kind}/<exercise>/<name>.py"
+        assert path.parent.name == kind and path.parent.parent.parent.name in EXERCISES, \
+            f"{path} must be at grader/exercises/<exercise>/corpus/{kind}/<name>.py"
 
 
 def test_validate_header_rejects_a_missing_or_empty_header(tmp_path):
@@ -77,6 +77,7 @@ def test_validate_header_rejects_a_missing_or_empty_header(tmp_path):
     for text in ('"""docstring first"""\n', "# WRONG:\n", "#WRONG: no space\n", "# wrong: lower case\n", "",
                  "# WRONG: no breaks line\n" + region, "# WRONG: an empty one\n# breaks: \n" + region,
                  "# WRONG: not an id\n# breaks: the labels\n" + region,
+                 "# WRONG: an empty witness\n# breaks: collate.labels\n# witness of: test_collate.py::test_a; \n" + region,
                  "# RIGHT: neither regions nor a whole module's reason\nimport torch\n",
                  "# RIGHT: both regions and a whole module's reason\n# WHOLE: why\n" + region):
         path.write_text(text)
@@ -90,7 +91,11 @@ def test_validate_header_rejects_a_missing_or_empty_header(tmp_path):
                     "# HIDDEN: a property of the sampler's randomness\n" + region)
     assert corpus.validate_header(path) == corpus.Header(
         "wrong", "sorts everything", ("bucketing.pools_in_order", "bucketing.batch_order_shuffled"), "a property of the sampler's randomness")
-    for second in ("# HIDDEN: a right answer has nothing to hide\n", "# breaks: collate.labels\n"):
+    path.write_text("# WRONG: left pads\n# breaks: collate.right_padded\n"
+                    "# witness of: test_collate.py::test_right_pads; lab c: pools pad little\n" + region)
+    assert corpus.validate_header(path).witnesses == ("test_collate.py::test_right_pads", "lab c: pools pad little")
+    for second in ("# HIDDEN: a right answer has nothing to hide\n", "# breaks: collate.labels\n",
+                   "# witness of: test_collate.py::test_right_pads\n"):
         path.write_text("# RIGHT: fine\n" + second + region)
         with pytest.raises(ValueError, match="only a wrong answer"):
             corpus.validate_header(path)

@@ -101,7 +101,7 @@ def _copy(tmp_path, *names):
 
 
 def test_check_finds_a_rubric_not_worth_the_points_in_one_line(tmp_path):
-    repo = _copy(tmp_path, "lab.toml", "grader/engine/rubric.toml", "grader/engine/checks")
+    repo = _copy(tmp_path, "lab.toml", "grader/engine/rubric.toml", "grader/exercises")
     rubric = repo / "grader" / "engine" / "rubric.toml"
     rubric.write_text(rubric.read_text().replace("inputs_are_not_modified = 1", "inputs_are_not_modified = 3", 1))
     assert lab_check.rubric_problems(repo) == [

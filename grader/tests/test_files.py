@@ -218,12 +218,12 @@ def _stub_patterns():
     """The grader's stub matcher and the public tests' twin (tests/conftest.py, loaded under a name of its own)."""
     import importlib.util
 
-    from grader.engine.checks import support
+    from grader.engine import checking
 
     spec = importlib.util.spec_from_file_location("public_tests_conftest", REPO / "tests" / "conftest.py")
     public_conftest = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(public_conftest)
-    return [support._STUB_MESSAGE, public_conftest._NOT_DONE]
+    return [checking._STUB_MESSAGE, public_conftest._NOT_DONE]
 
 
 def test_stub_detection_cannot_backtrack():

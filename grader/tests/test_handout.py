@@ -17,7 +17,7 @@ import re
 import pytest
 
 from grader import registry
-from grader.engine.checks.support import where_to_look
+from grader.engine.checking import where_to_look
 from grader.paths import REPO
 from grader.tools.authoring.handout import HandoutError, with_figures
 
@@ -92,7 +92,7 @@ def test_one_padding_bound_everywhere():
         "bucketing.py's docstring states another padding bound than lab.toml's"
     block = re.search(r"<!-- lab:c -->(.*?)<!-- /lab:c -->", HANDOUT.read_text(encoding="utf-8"), re.S).group(1)
     assert f"the bound for pools of 50 batches: {100 * bound:g} %" in block, "LAB.md's figures are stale: python -m grader handout"
-    check = (REPO / "grader" / "engine" / "checks" / "check_bucketing.py").read_text(encoding="utf-8")
+    check = (REPO / "grader" / "exercises" / "bucketing" / "check_bucketing.py").read_text(encoding="utf-8")
     assert 'registry.bound("bucketed_padded_fraction")' in check and not re.search(r"[<>]=? *0\.0\d", check)
 
 

@@ -7,7 +7,10 @@
 * the instructor's tools are rooms by job (:data:`TOOL_ROOMS`): a room imports only the rooms listed for it,
   and no tool imports a command or the front door;
 * ``grader/cli.py`` is the only module that finds the commands, and nothing but ``python -m grader`` imports it;
-* only ``grader/inside/`` and ``grader/shared/`` are staged into the jail.
+* an exercise is one folder, ``grader/exercises/<exercise>/`` (one per exercise of lab.toml, nothing else there):
+  its ``probe.py`` imports of the grader only ``grader/inside/`` and ``grader/shared/``; its checks and helpers
+  import neither the jail's code nor any writer, command or tool; no other room imports an exercise's folder;
+* only ``grader/inside/``, ``grader/shared/`` and each exercise's ``probe.py`` are staged into the jail.
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ import pytest
 
 from grader.engine.runner import PROBE_MODULES
 from grader.paths import REPO
+from grader.registry import REGISTRY
 from grader.sandbox.files import stage_modules
+from grader.shared.common import PROBE_MODULE
 
 GRADER = REPO / "grader"
 
@@ -35,7 +40,13 @@ FORBIDDEN = {
     "grader.engine": ("grader.inside", "grader.writers", "grader.commands", "grader.tools", "grader.cli"),
     "grader.writers": ("grader.commands", "grader.tools", "grader.sandbox", "grader.inside", "grader.cli"),
     "grader.commands": ("grader.cli",),
+    # an exercise's checks and helpers; its probe.py is held to JAIL_ROOMS instead (it runs in the jail)
+    "grader.exercises": ("grader.inside", "grader.writers", "grader.commands", "grader.tools", "grader.cli"),
 }
+for _room in ("grader.inside", "grader.shared", "grader.sandbox", "grader.engine", "grader.writers"):
+    FORBIDDEN[_room] += ("grader.exercises",)  # exercises plug in by name and path, never by import
+#: What of the grader an exercise's probe.py may import: the code that runs in the jail with it.
+JAIL_ROOMS = ("grader.inside", "grader.shared")
 #: room of grader/tools/ -> the other rooms it may import (a release refuses stale stubs; batch reads through the
 #: intake; the documents' derived figures read the class workflow's slicing)
 TOOL_ROOMS = {
@@ -64,11 +75,26 @@ def imported_modules(path: Path, root: Path = REPO) -> list[tuple[int, str]]:
     return found
 
 
+def _within(module: str, rooms: tuple[str, ...]) -> bool:
+    return any(module == room or module.startswith(room + ".") for room in rooms)
+
+
+def _is_probe(path: Path, root: Path) -> bool:
+    return path.name == f"{PROBE_MODULE}.py" and path.parent.parent == root / "grader" / "exercises"
+
+
 def crossings(room: str, forbidden: tuple[str, ...], root: Path = REPO) -> list[str]:
     folder = root / Path(*room.split("."))
-    return [f"{path.relative_to(root)}:{line} imports {module}"
-            for path in sorted(folder.rglob("*.py")) for line, module in imported_modules(path, root)
-            if any(module == f or module.startswith(f + ".") for f in forbidden)]
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        if "corpus" in path.relative_to(folder).parts:  # students' answers, not the grader's code
+            continue
+        for line, module in imported_modules(path, root):
+            if _is_probe(path, root) and module.startswith("grader") and not _within(module, JAIL_ROOMS):
+                found.append(f"{path.relative_to(root)}:{line} imports {module} (a probe runs in the jail)")
+            elif not _is_probe(path, root) and _within(module, forbidden):
+                found.append(f"{path.relative_to(root)}:{line} imports {module}")
+    return found
 
 
 @pytest.mark.parametrize("room", sorted(FORBIDDEN))
@@ -88,7 +114,7 @@ def test_the_tools_are_rooms_and_every_room_is_listed():
 
 def test_only_python_m_grader_imports_the_front_door():
     importers = [f"{path.relative_to(REPO)}:{line}" for path in sorted(GRADER.rglob("*.py"))
-                 if "tests" not in path.relative_to(GRADER).parts and path.name != "__main__.py"
+                 if not {"tests", "corpus"} & set(path.relative_to(GRADER).parts) and path.name != "__main__.py"
                  for line, module in imported_modules(path) if module == "grader.cli" or module.startswith("grader.cli.")]
     assert not importers, f"only grader/__main__.py may import grader.cli: {importers}"
 
@@ -104,12 +130,36 @@ def test_the_check_would_see_a_crossing(tmp_path):
         "grader/inside/_house_probe.py:3 imports grader.sandbox.jail"]
 
 
-def test_only_the_inside_and_shared_packages_are_staged(tmp_path):
+def test_every_exercise_is_one_folder_and_every_folder_an_exercise():
+    folders = sorted(p.name for p in (GRADER / "exercises").iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert folders == sorted(e.name for e in REGISTRY), (
+        f"grader/exercises/ holds {folders}, lab.toml lists {[e.name for e in REGISTRY]}: one folder per exercise")
+    for entry in REGISTRY:
+        assert (REPO / entry.folder / f"{PROBE_MODULE}.py").is_file() and (REPO / entry.checks).is_file(), entry.folder
+
+
+def test_the_check_would_see_a_probe_that_imports_the_host_side(tmp_path):
+    folder = tmp_path / "grader" / "exercises" / "toy"
+    folder.mkdir(parents=True)
+    (folder / "probe.py").write_text("from grader.engine.checking import show\nfrom grader.inside.probes.common import plain\n")
+    (folder / "check_toy.py").write_text("from grader.engine.checking import show\nfrom grader.inside import child\n")
+    assert crossings("grader.exercises", FORBIDDEN["grader.exercises"], tmp_path) == [
+        "grader/exercises/toy/check_toy.py:2 imports grader.inside",
+        "grader/exercises/toy/check_toy.py:2 imports grader.inside.child",
+        "grader/exercises/toy/probe.py:1 imports grader.engine.checking (a probe runs in the jail)",
+        "grader/exercises/toy/probe.py:1 imports grader.engine.checking.show (a probe runs in the jail)"]
+
+
+def test_only_the_inside_and_shared_packages_and_the_probes_are_staged(tmp_path):
     stage_modules(("grader.inside.zygote", "grader.shared.common", *PROBE_MODULES), tmp_path)
     staged = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.py"))
-    outside = [p for p in staged if not p.startswith(("grader/inside/", "grader/shared/")) and p != "grader/__init__.py"]
+    probes = {f"grader/exercises/{e.name}/{PROBE_MODULE}.py" for e in REGISTRY}
+    inits = {"grader/__init__.py", "grader/exercises/__init__.py"} | {f"grader/exercises/{e.name}/__init__.py" for e in REGISTRY}
+    outside = [p for p in staged if not p.startswith(("grader/inside/", "grader/shared/")) and p not in probes | inits]
     assert not outside, f"staged into the jail but not inside code: {outside}"
-    assert "grader/inside/zygote.py" in staged and "grader/inside/probes/collate.py" in staged
+    assert "grader/inside/zygote.py" in staged and probes <= set(staged)
+    for init in inits:  # staged, so they must not import anything
+        assert not imported_modules(REPO / init), f"{init} imports something, and it enters the jail"
 
 
 def test_a_command_that_does_not_import_is_an_error_not_a_missing_command(monkeypatch):

@@ -13,7 +13,7 @@ import json
 import subprocess
 import sys
 
-from grader.engine.checks.support import Context, shared_probe
+from grader.engine.checking import Context, shared_probe
 from grader.paths import REPO
 from grader.shared.messages import Flag, ProbeResult
 
@@ -72,4 +72,4 @@ def test_a_shared_probes_flags_reach_every_check_that_reads_it():
     shared_probe(ctx, "bucketing:epochs", count=3)
     ctx.begin_check("second")
     assert shared_probe(ctx, "bucketing:epochs", count=3) == {"count": 3}
-    assert list(ctx.flags_by_check["second"]) == [Flag("replaced", "torch.manual_seed", "grader.inside.probes.bucketing:epochs")]
+    assert list(ctx.flags_by_check["second"]) == [Flag("replaced", "torch.manual_seed", "grader.exercises.bucketing.probe:epochs")]

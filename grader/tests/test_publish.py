@@ -15,7 +15,10 @@ def test_publishes_the_engine_sandbox_and_writers_only(tmp_path):
     assert "grader/engine/runner.py" in names and "grader/sandbox/jail.py" in names and "grader/writers/markdown.py" in names
     assert {"requirements.txt", "lab.toml", "README.md"} <= set(names)
     parts = {n.split("/")[1] for n in names if n.startswith("grader/") and n.count("/") > 1}
-    assert parts == {"commands", "engine", "inside", "sandbox", "shared", "writers"}, f"published grader/ subfolders: {sorted(parts)}"
+    assert parts == {"commands", "engine", "exercises", "inside", "sandbox", "shared", "writers"}, \
+        f"published grader/ subfolders: {sorted(parts)}"
+    assert "grader/exercises/collate/probe.py" in names and "grader/exercises/collate/check_collate.py" in names
+    assert not any("/corpus/" in n for n in names), "the corpus answers (right ones among them) stay in this repository"
     assert sorted(n for n in names if n.startswith("grader/commands/")) == [
         "grader/commands/__init__.py", "grader/commands/grade.py", "grader/commands/verdict.py"]
     assert not any(n.startswith(("solutions/", "exercises/", "tests/")) for n in names)

@@ -52,7 +52,7 @@ def test_change_a_promise_the_pad_id_default_and_a_sentence(tmp_path, record_pro
     changed = subprocess.run(["git", "status", "--short"], cwd=copy, capture_output=True, text=True, check=True).stdout
     assert sorted(line[3:] for line in changed.splitlines()) == [
         "LAB.md", "exercises/collate.py", "grader/docs/contract.md", "grader/engine/contract.toml",
-        "grader/engine/defaults.toml", "grader/tests/corpus/wrong/collate/pads_in_input_dtype.py",
+        "grader/engine/defaults.toml", "grader/exercises/collate/corpus/wrong/pads_in_input_dtype.py",
         "solutions/collate.py", "tests/defaults.toml"], changed
     assert "pad_id=-1" in (copy / "exercises" / "collate.py").read_text()
     quick = subprocess.run([sys.executable, "-m", "pytest", "tests", "grader/tests", "--impl", "solutions", "-m",

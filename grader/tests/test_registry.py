@@ -78,7 +78,7 @@ def test_registry_rejects_a_bad_file(tmp_path):
 
 def test_the_recipe_is_a_sequence_of_steps_this_test_can_follow():
     actions = [action for action, _, _ in recipe_steps()]
-    assert actions[0] == "append" and actions[-1] == "run" and "create" in actions and "insert" in actions
+    assert actions[0] == "append" and actions[-1] == "run" and "create" in actions
     assert "grader verify toy" in recipe_steps()[-1][2].splitlines()[-1], "the recipe ends with verify"
     # check's one-line fixes cite steps by number (grader/tools/authoring/lab_check.py): they must still be those steps
     recipe = RECIPES.read_text(encoding="utf-8").split("## Add an exercise")[1].split("## Add a report writer")[0]
@@ -109,7 +109,7 @@ def test_a_sixth_exercise_follows_the_recipe_to_a_clean_check(tmp_path):
     assert [e["name"] for e in report["exercises"]][-1] == "toy" and report["score"] == report["max_score"] == points
     wrong = tmp_path / "wrong"
     shutil.copytree(copy / "solutions", wrong)
-    triples = copy / "grader" / "tests" / "corpus" / "wrong" / "toy" / "triples.py"
+    triples = copy / "grader" / "exercises" / "toy" / "corpus" / "wrong" / "triples.py"
     (wrong / "toy.py").write_text(answer_regions.assemble((copy / "solutions" / "toy.py").read_text(), triples.read_text(),
                                                           str(triples)))
     grader("grade", wrong, "--only", "toy", "--seed", "1", "--quiet", "--json", tmp_path / "wrong.json")
@@ -130,4 +130,7 @@ def test_check_finds_nothing_wrong_here_and_what_is_wrong_elsewhere(tmp_path):
     (tmp_path / "solutions" / "collate.py").write_text("def something_else():\n    pass\n")
     problems = lab_check.registry_problems(tmp_path)
     assert any(p.startswith("collate: solutions/collate.py does not define the entry point pad_collate: ") for p in problems)
-    assert any("grader/inside/probes/tokens.py is missing" in p for p in problems), problems
+    assert any("grader/exercises/tokens/probe.py is missing" in p for p in problems), problems
+    (tmp_path / "grader" / "exercises" / "tokens_old").mkdir(parents=True)
+    assert any(p.startswith("grader/exercises/tokens_old/ is no exercise of lab.toml: ")
+               for p in lab_check.registry_problems(tmp_path)), "a folder beside the exercises' is named"

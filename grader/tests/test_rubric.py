@@ -4,16 +4,15 @@ import ast
 
 import pytest
 
+from grader import registry
 from grader.engine.results import EXERCISES
 from grader.engine.rubric import DEFAULT_RUBRIC, POINTS_PER_EXERCISE, RubricError, load_rubric
 from grader.paths import REPO
 
-CHECKS = REPO / "grader" / "engine" / "checks"
-
 
 def check_functions(exercise):
     """Names of the check_* functions in check_<exercise>.py, in file order, without the prefix."""
-    tree = ast.parse((CHECKS / f"check_{exercise}.py").read_text())
+    tree = ast.parse((REPO / registry.exercise(exercise).checks).read_text())
     return [node.name.removeprefix("check_") for node in tree.body
             if isinstance(node, ast.FunctionDef) and node.name.startswith("check_")]
 
@@ -31,7 +30,7 @@ def test_each_exercise_is_worth_the_same_points(exercise):
 
 @pytest.mark.parametrize("exercise", EXERCISES)
 def test_every_check_says_what_it_proves(exercise):
-    tree = ast.parse((CHECKS / f"check_{exercise}.py").read_text())
+    tree = ast.parse((REPO / registry.exercise(exercise).checks).read_text())
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name.startswith("check_"):
             doc = ast.get_docstring(node) or ""

@@ -459,9 +459,9 @@ def test_preflight_ignores_forged_entry_points(tmp_path):
 
 def test_context_keeps_flags_per_check():
     """A check whose probe reported a replaced function is failed by the runner (hostile corpus)."""
-    from grader.engine.checks.support import Context
+    from grader.engine.checking import Context
 
-    flag = Flag("replaced", "torch.equal", "grader.inside.probes.collate:basic")
+    flag = Flag("replaced", "torch.equal", "grader.exercises.collate.probe:basic")
 
     class Fake:
         def run(self, probe, args, timeout):

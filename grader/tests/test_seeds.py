@@ -171,11 +171,11 @@ def test_the_grader_hash_is_the_same_wherever_the_grader_is_published(tmp_path):
         archive.extractall(tmp_path / "gradescope")
         assert archive.getinfo(SEED_KEY_FILE).external_attr >> 16 == 0o600
     assert grader_hash(tmp_path / "gradescope") == here
-    check = tmp_path / "published" / "grader" / "engine" / "checks" / "check_collate.py"
+    check = tmp_path / "published" / "grader" / "exercises" / "collate" / "check_collate.py"
     check.write_text(check.read_text() + "\n# a change\n")
     assert grader_hash(tmp_path / "published") != here
-    (tmp_path / "published" / "grader" / "engine" / "checks" / "__pycache__").mkdir(exist_ok=True)
-    (tmp_path / "published" / "grader" / "engine" / "checks" / "__pycache__" / "x.pyc").write_bytes(b"x")
+    (tmp_path / "published" / "grader" / "exercises" / "collate" / "__pycache__").mkdir(exist_ok=True)
+    (tmp_path / "published" / "grader" / "exercises" / "collate" / "__pycache__" / "x.pyc").write_bytes(b"x")
     assert grader_hash(tmp_path / "published") == grader_hash(tmp_path / "published"), "caches are not the grader"
 
 
@@ -214,11 +214,11 @@ def test_a_regrade_after_a_change_to_one_check_names_the_grader_and_the_check(gr
     shutil.copytree(REPO / "grader", copy / "grader", ignore=shutil.ignore_patterns("tests", "__pycache__"))
     for name in ("lab.toml", "requirements.txt"):
         shutil.copy(REPO / name, copy / name)
-    check = copy / "grader" / "engine" / "checks" / "check_collate.py"
+    check = copy / "grader" / "exercises" / "collate" / "check_collate.py"
     check.write_text(check.read_text() + (
         "\n\n_checked = check_input_ids_are_right_padded\n\n\n"
         "def check_input_ids_are_right_padded(ctx):\n"
-        "    from grader.engine.checks.support import CheckFailed\n\n"
+        "    from grader.engine.checking import CheckFailed\n\n"
         "    raise CheckFailed('deliberately changed')\n\n\n"
         "check_input_ids_are_right_padded.__doc__ = _checked.__doc__\n"))
     report = Path(graded["results_dir"]) / "max.json"

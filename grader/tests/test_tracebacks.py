@@ -104,7 +104,7 @@ def test_paths_are_shown_relative_to_the_submission_or_the_package():
 def test_the_resource_trackers_shutdown_report_is_not_the_students_output():
     """Two gradings of the same files differed only by this report (test_workflows' push-feedback test): it is left out,
     and what the student printed around it is kept."""
-    from grader.engine.checks.support import without_shutdown_noise
+    from grader.engine.checking import without_shutdown_noise
 
     noise = ("/usr/lib/python3.11/multiprocessing/resource_tracker.py:254: UserWarning: resource_tracker: There appear "
              "to be 2 leaked semaphore objects to clean up at shutdown\n  warnings.warn('resource_tracker: There appear "

@@ -14,7 +14,7 @@ from torch.utils.data import DataLoader, get_worker_info
 
 from grader.inside import loader_deaths
 from grader.inside.child import load_submission
-from grader.shared.common import PROBES_PACKAGE
+from grader.shared.common import probe_module
 
 
 def load(exercise):
@@ -54,12 +54,12 @@ def _try(call):
 def entry_points(exercise):
     """Call each entry point of an exercise on a tiny input: {name: outcome}.
 
-    Each probe module ``grader.inside.probes.<exercise>`` says how, in its
+    Each exercise's probe module (``grader.exercises.<exercise>.probe``) says how, in its
     ``preflight(module)`` ({entry point: a call on a tiny input}). Used to
     tell an untouched stub (every entry point raises NotImplementedError)
     from a started exercise.
     """
-    calls = importlib.import_module(f"{PROBES_PACKAGE}.{exercise}").preflight(load_submission(exercise))
+    calls = importlib.import_module(probe_module(exercise)).preflight(load_submission(exercise))
     return {name: _try(call) for name, call in calls.items()}
 
 

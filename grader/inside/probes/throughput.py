@@ -97,7 +97,7 @@ def _bytes_read() -> int:
 
 class Counts:
     """What :func:`levels` counts in the student's process: memmaps opened and indexed (the checks count the same way,
-    grader/inside/probes/tokens.py's CountingMemmap), and the most memmap reads of one call per level."""
+    grader/exercises/tokens/probe.py's CountingMemmap), and the most memmap reads of one call per level."""
 
     opens = reads = 0
     most = {}

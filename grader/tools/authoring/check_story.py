@@ -10,7 +10,7 @@ written twice:
 - what the check says it proves and does not (its own docstring);
 - the boundary inputs it runs in every grading, whatever the seed (``ctx.boundaries``);
 - the probes it asks the jail to run (``exercise:function`` names in its code
-  and in the helpers of ``grader/engine/checks/`` it calls);
+  and in the checks' helpers it calls: its exercise's folder and ``grader/engine/checking.py``);
 - the start methods its real DataLoader workers use, or "in process";
 - where it runs only (GPU or not);
 - its public twins (the contract's tests of those promises);
@@ -27,7 +27,7 @@ import textwrap
 from dataclasses import dataclass
 
 from grader import registry
-from grader.engine.checks.support import FORKING_METHODS, START_METHODS
+from grader.engine.checking import FORKING_METHODS, START_METHODS
 from grader.engine.rubric import load_rubric
 from grader.tools.authoring import contract_table, corpus
 
@@ -92,7 +92,7 @@ def _calls_and_strings(function) -> tuple[set[str], set[str], str]:
 
 
 def _reach(module, check) -> tuple[set[str], set[str], str]:
-    """Names and strings of ``check`` and of every helper of grader/engine/checks/ it calls, transitively."""
+    """Names and strings of ``check`` and of every checks' helper it calls (contract_table.is_helper_module), transitively."""
     seen, todo, names, strings, sources = set(), [check], set(), set(), []
     while todo:
         function = todo.pop()
@@ -105,7 +105,7 @@ def _reach(module, check) -> tuple[set[str], set[str], str]:
         sources.append(src)
         for name in n:
             helper = getattr(module, name, None)
-            if inspect.isfunction(helper) and helper.__module__.startswith("grader.engine.checks."):
+            if inspect.isfunction(helper) and contract_table.is_helper_module(helper.__module__):
                 todo.append(helper)
     return names, strings, "\n".join(sources)
 
@@ -160,7 +160,7 @@ def render(s: Story) -> str:
         lines += [f"runs only where {s.runs_only}"]
     lines += ["", f"its public twin(s), what a student runs ({', '.join(public.entry_points)}):"]
     lines += [f"  {t}" for t in twin_files] or ["  (none)"]
-    lines += ["", "corpus answers that break its promise (grader/tests/corpus/wrong; each fails a check of that promise, no other's):"]
+    lines += ["", "corpus answers that break its promise (grader/exercises/<exercise>/corpus/wrong; each fails a check of that promise, no other's):"]
     lines += [f"  {a}" for a in s.must_fail] or ["  (none)"]
     lines += ["", f"where to look: {s.where_to_look}"]
     return "\n".join(lines) + "\n"

@@ -241,12 +241,18 @@ def orphan_problems(entries: list[Entry], checks: dict[str, list[str]], tests: d
     return found
 
 
+def is_helper_module(module: str) -> bool:
+    """Whether ``module`` holds helpers that checks call: a module of an exercise's folder, or grader.engine.checking."""
+    return module.startswith("grader.exercises.") or module == "grader.engine.checking"
+
+
 def check_boundaries(exercise: str, repo: Path = REPO) -> dict[str, set[str]]:
     """{check name: the boundary names it passes to ``ctx.boundaries(name=...)``} of an exercise's check file.
 
     A check's own body counts, and so do the helpers it calls, transitively:
-    functions of its module and of the check-support modules it imports
-    from (``from grader.engine.checks.<module> import ...``).
+    functions of its module and of the modules it imports from that hold
+    checks' helpers: the exercise's own (``from grader.exercises.<exercise>.<module>
+    import ...``) and :mod:`grader.engine.checking`.
     """
     path = repo / registry.exercise(exercise).checks
     return {name: set(names) for name, names in _check_boundaries(str(path), path.stat().st_mtime_ns).items()}
@@ -281,8 +287,8 @@ def _check_boundaries(path: str, _mtime_ns: int) -> dict[str, tuple[str, ...]]:
     tree = ast.parse(Path(path).read_text(encoding="utf-8"))
     trees = []  # the check-support modules it imports from, then the module itself (whose names win)
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("grader.engine.checks."):
-            helper = Path(path).with_name(node.module.rpartition(".")[2] + ".py")
+        if isinstance(node, ast.ImportFrom) and is_helper_module(node.module or ""):
+            helper = Path(path).parents[3].joinpath(*node.module.split(".")).with_suffix(".py")  # parents[3]: the repository
             if helper.is_file():
                 trees.append(ast.parse(helper.read_text(encoding="utf-8")))
     trees.append(tree)

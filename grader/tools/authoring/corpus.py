@@ -1,12 +1,16 @@
 """The answer corpus: realistic wrong and differently-right submissions, one exercise each.
 
-``grader/tests/corpus/wrong/<exercise>/<name>.py`` holds a mistake students
+``grader/exercises/<exercise>/corpus/wrong/<name>.py`` holds a mistake students
 really make. Its first line is ``# WRONG: <what is wrong>``, its second
 ``# breaks: <promise id>[, <promise id>...]``: the promises of the contract
 table (grader/engine/contract.toml) it breaks, so that it must fail the
-checks of those promises and no other. An optional line ``# HIDDEN: <why>``
-says why the public tests let it through on purpose.
-``grader/tests/corpus/right/<exercise>/<name>.py`` honours every promise of
+checks of those promises and no other. An optional third line is either
+``# HIDDEN: <why>``, why the public tests let it through on purpose, or
+``# witness of: <public test>; <lab claim>; ...``: the public tests
+(``test_<exercise>.py::test_name``) and the lab's ``[ok]`` claims
+(``lab <letter>: <claim>``) that must fail on it, so that none of them passes
+on everything (grader/tests/test_public_catch.py).
+``grader/exercises/<exercise>/corpus/right/<name>.py`` honours every promise of
 the docstring by another route than the reference; its first line is
 ``# RIGHT: <how it differs>``. A wrong answer must lose points in its own
 exercise; a right answer must score full marks (if it does not, the check is
@@ -34,9 +38,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.paths import REPO
-from grader.registry import EXERCISES
+from grader.registry import EXERCISES, REGISTRY
 from grader.tools.authoring import answer_regions
 
+#: The corpora that are not one exercise's: hostile/ (whole submissions that attack the grader) and repositories/.
 CORPUS = REPO / "grader" / "tests" / "corpus"
 SOLUTIONS = REPO / "solutions"
 KINDS = ("wrong", "right")
@@ -47,6 +52,8 @@ HEADERS = {"wrong": "# WRONG: ", "right": "# RIGHT: "}
 BREAKS = "# breaks: "
 #: An optional line after it: why the public tests do not catch it, on purpose.
 HIDDEN = "# HIDDEN: "
+#: Or, instead, the public tests and lab claims it is the witness of ("; " between them).
+WITNESS = "# witness of: "
 #: The header line of an answer that is a whole module rather than regions: why its mistake needs code outside them.
 WHOLE = "# WHOLE: "
 #: Where a hostile entry may be graded: this machine (the jail where it can be made), the simulated Gradescope container.
@@ -60,7 +67,9 @@ class CorpusEntry:
 
     ``breaks`` is, for a wrong answer, the contract ids of the promises it
     breaks (its ``# breaks:`` line); ``hidden`` why the public tests let it
-    through on purpose (its ``# HIDDEN:`` line); both empty for a right answer.
+    through on purpose (its ``# HIDDEN:`` line); ``witnesses`` the public tests
+    and lab claims that must fail on it (its ``# witness of:`` line); all empty
+    for a right answer.
     """
 
     kind: str
@@ -70,6 +79,7 @@ class CorpusEntry:
     claim: str
     hidden: str = ""
     breaks: tuple[str, ...] = ()
+    witnesses: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -99,6 +109,7 @@ class Header:
     claim: str
     breaks: tuple[str, ...] = ()
     hidden: str = ""
+    witnesses: tuple[str, ...] = ()
 
 
 def validate_header(path) -> Header:
@@ -125,35 +136,46 @@ def validate_header(path) -> Header:
         raise ValueError(f"{path}: the first line must be '# WRONG: <what is wrong>' or '# RIGHT: <how it differs>', got {first!r}")
     claim = first[len(HEADERS[kind]):].strip()
     if kind == "right":
-        if second.startswith((BREAKS, HIDDEN)):
-            raise ValueError(f"{path}: only a wrong answer breaks promises or can be hidden from the public tests")
+        if second.startswith((BREAKS, HIDDEN, WITNESS)):
+            raise ValueError(f"{path}: only a wrong answer breaks promises, is hidden from the public tests or witnesses them")
         return Header(kind, claim)
     breaks = tuple(i.strip() for i in second[len(BREAKS):].split(",")) if second.startswith(BREAKS) else ()
     if not breaks or not all(_PROMISE_ID.match(i) for i in breaks):
         raise ValueError(f"{path}: the second line must be '# breaks: <promise id>[, <promise id>...]' (ids from "
                          f"grader/engine/contract.toml), got {second!r}")
     hidden = third[len(HIDDEN):].strip() if third.startswith(HIDDEN) else ""
-    return Header(kind, claim, breaks, hidden)
+    witnesses = tuple(i.strip() for i in third[len(WITNESS):].split(";")) if third.startswith(WITNESS) else ()
+    if third.startswith(WITNESS) and not all(witnesses):
+        raise ValueError(f"{path}: the witness line must be '{WITNESS}<test_file.py::test_name or lab <letter>: "
+                         f"<claim>>[; ...]', got {third!r}")
+    return Header(kind, claim, breaks, hidden, witnesses)
+
+
+def answers_folder(exercise: str, kind: str, repo: Path = REPO) -> Path:
+    """Where the answers of ``kind`` of ``exercise`` are: ``grader/exercises/<exercise>/corpus/<kind>/``."""
+    return repo / next(e for e in REGISTRY if e.name == exercise).corpus(kind)
+
+
+def answer_files(kind: str, repo: Path = REPO) -> list[tuple[Path, str]]:
+    """(path, exercise) of every answer file of ``kind``, exercise by exercise in grading order."""
+    return [(path, entry.name) for entry in REGISTRY for path in sorted((repo / entry.corpus(kind)).glob("*.py"))]
 
 
 def entries(kind: str) -> list[CorpusEntry]:
     """Every corpus entry of one kind, sorted by exercise (in grading order) and name.
 
-    Raises ValueError for an unknown kind, a file in an unknown exercise
-    folder, or a file whose header is missing or names the other kind.
+    Raises ValueError for an unknown kind, or a file whose header is missing
+    or names the other kind.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown corpus kind {kind!r}; expected one of {', '.join(KINDS)}")
     found = []
-    for path in sorted((CORPUS / kind).glob("*/*.py")):
-        exercise = path.parent.name
-        if exercise not in EXERCISES:
-            raise ValueError(f"{path}: {exercise!r} is not an exercise ({', '.join(EXERCISES)})")
+    for path, exercise in answer_files(kind):
         header = validate_header(path)
         if header.kind != kind:
             raise ValueError(f"{path}: a file under {kind}/ must start with {HEADERS[kind].strip()!r}")
         found.append(CorpusEntry(kind=kind, exercise=exercise, name=path.stem, path=path, claim=header.claim,
-                                 hidden=header.hidden, breaks=header.breaks))
+                                 hidden=header.hidden, breaks=header.breaks, witnesses=header.witnesses))
     return sorted(found, key=lambda e: (EXERCISES.index(e.exercise), e.name))
 
 

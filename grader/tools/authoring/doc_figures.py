@@ -32,8 +32,8 @@ SLICING = Path(".github/scripts/list-repositories.py")
 MEASURED_S_PER_STUDENT = 3.8
 
 
-def _count(pattern: str) -> Callable[[Path], str]:
-    return lambda repo: str(len(list((repo / "grader" / "tests" / "corpus").glob(pattern))))
+def _count(pattern: str, under: str = "grader/tests/corpus") -> Callable[[Path], str]:
+    return lambda repo: str(len(list((repo / under).glob(pattern))))
 
 
 def _slicing(name: str, repo: Path) -> int:
@@ -64,8 +64,8 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "exercise_list": lambda repo: ", ".join(f"`{e.name}`" for e in registry.load(repo / "lab.toml")),
     "points_per_exercise": lambda repo: str(_points(repo)),
     "max_points": lambda repo: str(_points(repo) * len(registry.load(repo / "lab.toml"))),
-    "wrong_answers": _count("wrong/*/*.py"),
-    "right_answers": _count("right/*/*.py"),
+    "wrong_answers": _count("*/corpus/wrong/*.py", "grader/exercises"),
+    "right_answers": _count("*/corpus/right/*.py", "grader/exercises"),
     "hostile_submissions": _count("hostile/*/expect.toml"),
     "hostile_repositories": _count("repositories/*/expect.toml"),
     "min_wrong": _const("grader.tools.authoring.corpus", "MIN_WRONG"),
@@ -74,10 +74,10 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "max_slices": lambda repo: str(_slicing("MAX_SLICES", repo)),
     "slice_minutes": lambda repo: f"{_slicing('PER_SLICE', repo) * MEASURED_S_PER_STUDENT / 60:.1f}",
     "s_per_student": lambda repo: f"{MEASURED_S_PER_STUDENT:g}",
-    "check_budget_s": _const("grader.engine.checks.support", "CHECK_BUDGET_S"),
-    "worker_timeout_s": _const("grader.engine.checks.support", "WORKER_TIMEOUT_S"),
+    "check_budget_s": _const("grader.engine.checking", "CHECK_BUDGET_S"),
+    "worker_timeout_s": _const("grader.engine.checking", "WORKER_TIMEOUT_S"),
     "preflight_timeout_s": _const("grader.engine.preflight", "PREFLIGHT_TIMEOUT_S"),
-    "flags_per_check": _const("grader.engine.checks.support", "MAX_FLAGS_PER_CHECK"),
+    "flags_per_check": _const("grader.engine.checking", "MAX_FLAGS_PER_CHECK"),
     "flags_per_report": _const("grader.engine.results", "MAX_INTEGRITY_FLAGS"),
     "json_report_kb": _const("grader.writers.formatting", "JSON_REPORT_BYTES", 1024),
     "markdown_report_kb": _const("grader.writers.formatting", "MARKDOWN_REPORT_BYTES", 1024),

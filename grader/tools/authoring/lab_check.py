@@ -43,7 +43,10 @@ def exercises(repo: Path) -> tuple[registry.Exercise, ...]:
 
 
 def registry_problems(repo: Path = REPO) -> list[str]:
-    found = []
+    names = {entry.name for entry in exercises(repo)}
+    found = [f"grader/exercises/{folder.name}/ is no exercise of lab.toml: register it, or move what it holds into "
+             "the folder of its exercise" for folder in sorted((repo / "grader" / "exercises").glob("*/"))
+             if folder.is_dir() and folder.name not in names and folder.name != "__pycache__"]
     for entry in exercises(repo):
         probe_file = Path(*entry.probe.split(".")).with_suffix(".py")
         step = f"({RECIPE}, Add an exercise, step {{}})"

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from grader.engine import provenance
 from grader.paths import REPO
+from grader.registry import REGISTRY
 
 RECORD_NAME = ".grader-builds.json"
 TEMPLATES = Path("grader/tools/delivery/templates")
@@ -38,7 +39,7 @@ class Artifact:
 ARTIFACTS = (
     Artifact("template", "python -m grader release OUT --force",
              ("exercises", "tests", "LAB.md", "lab.toml", "requirements.txt", "pyproject.toml", "grader/engine/rubric.toml",
-              "grader/engine/checks", "grader/tools/delivery/student_template.py", "grader/tools/delivery/templates/student"), False),
+              *(entry.checks for entry in REGISTRY), "grader/tools/delivery/student_template.py", "grader/tools/delivery/templates/student"), False),
     Artifact("published grader", "python -m grader publish OUT --force", ("grader/tools/delivery/published_grader.py",), True),
     Artifact("Gradescope zip", "python -m grader gradescope OUT.zip",
              ("grader/tools/delivery/host_bundles.py", "grader/tools/delivery/templates/gradescope"), True),

@@ -39,7 +39,7 @@ from pathlib import Path
 from grader import registry
 
 #: Where a replaced sentence or default could linger (relative to the repository), and which files of them.
-SEARCHED = ("tests", "grader/engine", "grader/inside", "grader/tests", "grader/docs", "LAB.md", "README.md")
+SEARCHED = ("tests", "grader/engine", "grader/exercises", "grader/inside", "grader/tests", "grader/docs", "LAB.md", "README.md")
 SEARCHED_SUFFIXES = (".py", ".md", ".toml", ".txt")
 #: Files the search leaves alone: generated from what changed (``check`` says when they are stale), and the recipes,
 #: whose worked examples show the text they replace.

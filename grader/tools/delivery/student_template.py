@@ -165,7 +165,7 @@ def _check_stubs_fresh(repo: Path) -> None:
 
 
 def check_descriptions(repo: Path, exercise: str) -> dict[str, str]:
-    """{check name: first paragraph of its docstring} of grader/engine/checks/check_<exercise>.py, read without importing it."""
+    """{check name: first paragraph of its docstring} of grader/exercises/<exercise>/check_<exercise>.py, read without importing it."""
     tree = ast.parse((repo / registry.exercise(exercise).checks).read_text(encoding="utf-8"))
     described = {}
     for node in tree.body:

@@ -1,0 +1,15 @@
+"""The exercises, one folder each (``grader/exercises/<exercise>/``), holding everything of that exercise:
+
+* ``probe.py``: the functions that run the student's code inside the jail and bring back plain data. It is
+  the folder's only module that enters the jail (:func:`grader.sandbox.files.stage_modules`), so it imports
+  only :mod:`grader.inside` and :mod:`grader.shared` (``grader/tests/test_house.py``);
+* ``check_<exercise>.py``: the checks, run by pytest in the grading process. Each is a function
+  ``check_<name>`` whose docstring's first line says what it proves; it asks for a probe and asserts
+  properties of what came back. Points and visibility come from grader/engine/rubric.toml;
+* the checks' helpers, if any (``tables.py``, ``windows.py``);
+* ``corpus/right/`` and ``corpus/wrong/``: the answers the grader is tested against
+  (:mod:`grader.tools.authoring.corpus`).
+
+The list of exercises is lab.toml (grader/registry.py), which derives every one of these paths from the name.
+Nothing in this package's ``__init__`` files imports anything: they are staged into the jail.
+"""

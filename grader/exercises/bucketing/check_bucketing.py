@@ -1,0 +1,271 @@
+"""Checks of exercise 4, BucketBatchSampler: every promise of its docstring, each check judging one.
+
+A check looks only at what its promise needs: batches are read as lists of
+ints whatever their type (that they are lists of Python ints is
+check_batches_are_lists_of_python_ints's promise), and len(sampler) is
+judged apart from what an epoch yields. The sampler is one algorithm, so a
+mistake in how pools are cut or sorted still shows in every check of the
+pools it changes.
+"""
+
+from __future__ import annotations
+
+import math
+
+from grader import registry
+from grader.engine.checking import expect, shared_probe, show
+
+
+def batches_of(epoch):
+    return [b for _, b, _ in epoch]
+
+
+def padded_fraction(lengths, batches):
+    slots = sum(len(b) * max(lengths[i] for i in b) for b in batches)
+    return 1 - sum(lengths[i] for b in batches for i in b) / slots
+
+
+def uniform_lengths(rng, n=2000):
+    return [int(x) for x in rng.integers(4, 65, size=n)]
+
+
+def run(ctx, lengths, batch_size, pool_batches=50, drop_last=False, seed=0, count=2, replay=True, lengths_as="list"):
+    return shared_probe(ctx, "bucketing:epochs", lengths=lengths, batch_size=batch_size, pool_batches=pool_batches,
+                     drop_last=drop_last, seed=seed, count=count, replay=replay, lengths_as=lengths_as)
+
+
+def call_text(n, batch_size, pool_batches, drop_last):
+    return f"BucketBatchSampler(<{n} lengths>, batch_size={batch_size}, pool_batches={pool_batches}, drop_last={drop_last}, generator=...)"
+
+
+def check_rejects_sizes_below_one(ctx):
+    """Proves batch_size < 1 and pool_batches < 1 raise ValueError, and valid sizes do not."""
+    cases = ctx.boundaries(
+        batch_size_0={"lengths": [3, 1, 2], "batch_size": 0}, batch_size_negative={"lengths": [3, 1, 2], "batch_size": -2},
+        pool_batches_0={"lengths": [3, 1, 2], "batch_size": 2, "pool_batches": 0},
+        pool_batches_negative={"lengths": [3, 1, 2], "batch_size": 2, "pool_batches": -1},
+        both_1={"lengths": [3, 1, 2], "batch_size": 1, "pool_batches": 1})
+    outcomes = ctx.probe("bucketing:construct", cases=cases)
+    for case, outcome in zip(cases[:4], outcomes[:4]):
+        expect(outcome.startswith("ValueError"), f"BucketBatchSampler(**{case}) should raise ValueError, got: {outcome}")
+    expect(outcomes[4] == "ok", f"BucketBatchSampler(**{cases[4]}) should work, got: {outcomes[4]}")
+
+
+def size_cases(ctx, rng):
+    """(n, batch_size, pool_batches, drop_last), smallest first: the boundaries, then seeded ones."""
+    cases = ctx.boundaries(
+        empty=(0, 3, 2, False), empty_drop_last=(0, 3, 2, True), single_drop_last=(1, 3, 2, True),
+        short_data=(2, 3, 2, False), short_data_drop_last=(2, 3, 2, True), one_full_batch=(5, 5, 1, False),
+        remainder=(10, 3, 2, False), remainder_drop_last=(10, 3, 2, True), pools_of_one_drop_last=(11, 4, 1, True),
+        no_short_batch_drop_last=(12, 4, 2, True),  # drop_last with no short batch: nothing to drop
+        final_short_pool=(25, 4, 2, False), final_short_pool_drop_last=(27, 4, 2, True),  # pools of 8: 8, 8, 8, 1 (3)
+        pool_larger_than_data=(10, 3, 50, False))
+    for _ in range(6):
+        cases.append((int(rng.integers(1, 300)), int(rng.integers(1, 20)), int(rng.integers(1, 6)), bool(rng.random() < 0.5)))
+    return sorted(cases)
+
+
+def size_runs(ctx):
+    """[(n, batch_size, pool_batches, drop_last, lengths, what the probe saw)] over size_cases, one probe run each, shared by three checks."""
+    rng = ctx.rng("partition")
+    runs = []
+    for n, bs, pool, drop in size_cases(ctx, rng):
+        lengths = [int(x) for x in rng.integers(1, 50, size=n)]
+        runs.append((n, bs, pool, drop, run(ctx, lengths, bs, pool, drop, count=1, replay=False)))
+    return runs
+
+
+def check_len_is_the_number_of_batches(ctx):
+    """Proves len(sampler) is ceil(n / batch_size), or n // batch_size with drop_last.
+
+    Judges len() only: how many batches an epoch yields is check_epoch_partitions_the_indices's promise.
+    """
+    for n, bs, pool, drop, got in size_runs(ctx):
+        want = n // bs if drop else math.ceil(n / bs)
+        expect(got["len"] == want, f"len({call_text(n, bs, pool, drop)}) returned {got['len']}, expected {want}")
+
+
+def check_batches_are_lists_of_python_ints(ctx):
+    """Proves each batch an epoch yields is a list of Python ints (not a tensor or an array, not NumPy integers)."""
+    seen = 0  # batches judged, over every run: how many a run yields is other checks' promise
+    for n, bs, pool, drop, got in size_runs(ctx):
+        call = call_text(n, bs, pool, drop)
+        seen += len(got["epochs"][0])
+        for kind, _batch, item_types in got["epochs"][0]:
+            expect(kind == "list", f"{call} yielded a {kind}; each batch must be a list of Python ints (.tolist())")
+            expect(set(item_types) <= {"int"}, f"{call} yielded batch items of type {item_types}; they must be Python ints")
+    expect(seen, "BucketBatchSampler yielded no batch in any run (sizes, batch sizes, pools, drop_last), so the type of "
+           "a batch could not be seen")
+
+
+def check_epoch_partitions_the_indices(ctx):
+    """Proves an epoch covers every index once in batches of batch_size, except one short batch, dropped with drop_last.
+
+    Reads the batches as lists of ints whatever their type; len(sampler) is
+    check_len_is_the_number_of_batches's promise.
+    """
+    for n, bs, pool, drop, got in size_runs(ctx):
+        (epoch,) = got["epochs"]
+        call = call_text(n, bs, pool, drop)
+        indices = sorted(i for b in batches_of(epoch) for i in b)
+        short = n % bs
+        want = list(range(n))
+        sizes = sorted(len(b) for b in batches_of(epoch))
+        if drop:
+            expect(len(indices) == n - short and len(set(indices)) == len(indices) and set(indices) <= set(want),
+                   f"{call}: expected {n - short} distinct indices from range({n}), got {show(indices)}")
+            expect(all(s == bs for s in sizes), f"{call}: with drop_last every batch must be full, got sizes {sizes}")
+        else:
+            expect(indices == want, f"{call}: expected every index of range({n}) exactly once, got {show(indices)}")
+            want_sizes = sorted([bs] * (n // bs) + ([short] if short else []))
+            expect(sizes == want_sizes, f"{call}: expected batch sizes {want_sizes}, got {sizes} (only the final pool may leave a short batch)")
+    # drop_last drops the short batch, which is one end of the sorted final pool: with one pool over distinct lengths, the
+    # indices not yielded are those of the 5 shortest or the 5 longest lengths, in every epoch (never 5 drawn at random).
+    (pool,) = ctx.boundaries(one_pool_drop_last_distinct_lengths=1000)
+    lengths = [(11 * i) % 37 for i in range(37)]
+    got = run(ctx, lengths, 8, pool, True, seed=7, count=6, replay=False)
+    ends = ({i for i, x in enumerate(lengths) if x < 5}, {i for i, x in enumerate(lengths) if x >= 32})
+    for epoch in got["epochs"]:
+        yielded = {i for b in batches_of(epoch) for i in b if isinstance(i, int)}
+        if len(yielded) != 32 or not yielded <= set(range(37)):
+            continue  # how many indices come back is judged above
+        by_length = sorted(yielded, key=lambda i: lengths[i])
+        if sorted(map(sorted, batches_of(epoch))) != sorted(sorted(by_length[k : k + 8]) for k in range(0, 32, 8)):
+            continue  # batches that are not slices of the length order: sorting is check_huge_pool_gives_sorted_slices's
+        dropped = set(range(37)) - yielded
+        expect(dropped in ends, f"{call_text(37, 8, pool, True)} over 37 distinct lengths (one pool): the indices not yielded "
+               f"have lengths {sorted(lengths[i] for i in dropped)}; expected the short batch of the sorted pool, the 5 shortest "
+               "([0, 1, 2, 3, 4]) or the 5 longest ([32, ..., 36]): sort and slice first, then drop the short batch")
+
+
+def check_huge_pool_gives_sorted_slices(ctx):
+    """Proves that with a pool larger than the dataset every batch is a contiguous slice of the length-sorted dataset,
+    with lengths given as a list, tuple, NumPy array or tensor.
+
+    Either direction counts as sorted: the docstring allows shortest-first
+    and longest-first, which pad alike.
+    """
+    rng = ctx.rng("huge_pool")
+    (pool_batches,) = ctx.boundaries(pool_larger_than_data=1000)  # 8000 slots for 97 items, with a short batch
+    lengths = [int(x) for x in rng.permutation(97)]  # distinct lengths: the slices are unique
+    ascending = [list(range(k, min(k + 8, 97))) for k in range(0, 97, 8)]
+    descending = sorted(sorted(range(max(0, k - 7), k + 1)) for k in range(96, -1, -8))
+    for lengths_as in ("list", "tuple", "numpy", "tensor"):
+        (epoch,) = run(ctx, lengths, 8, pool_batches=pool_batches, count=1, replay=False, lengths_as=lengths_as)["epochs"]
+        got = sorted(sorted(lengths[i] for i in b) for b in batches_of(epoch))
+        expect(got in (ascending, descending), f"with pool_batches=1000 on 97 distinct lengths (as a {lengths_as}), batch_size 8: "
+               f"expected the batches' lengths to be {show(ascending)} in some order, got {show(got)}")
+
+
+def check_pools_cut_padding_and_one_batch_pools_do_not(ctx):
+    """Proves pools of 50 batches cut the padded fraction on lengths uniform in [4, 64] to at most the bound of
+    lab.toml's [bounds] (the lab's bound too), while pool_batches=1 pads like random batching (over 35 %)."""
+    rng = ctx.rng("padding")
+    lengths = uniform_lengths(rng)
+    limit = registry.bound("bucketed_padded_fraction")
+    pools_of_50, pools_of_1 = ctx.boundaries(pools_of_50=50, pools_of_one_batch=1)
+    bucketed = padded_fraction(lengths, batches_of(run(ctx, lengths, 32, pools_of_50, count=1, replay=False)["epochs"][0]))
+    expect(bucketed <= limit, f"2,000 lengths uniform in [4, 64], batch_size=32, pool_batches=50: padded fraction {bucketed:.1%}, "
+           f"expected at most {limit:.0%} (the lab measures about 2.7 %): sort each pool by length, then slice it")
+    single = padded_fraction(lengths, batches_of(run(ctx, lengths, 32, pools_of_1, count=1, replay=False)["epochs"][0]))
+    expect(single > 0.35, f"with pool_batches=1 the padded fraction was {single:.1%}; pools of one batch cannot sort across batches, "
+           "so it should stay near random batching's 45 %: sort within each pool, not the whole dataset")
+    # A final pool smaller than a batch stays a pool of its own: over 5 distinct lengths in batches of 2 with pools of
+    # one batch, the short batch is the last permuted index, each of the 5 about as often; one merged into the pool
+    # before it would hold the longest (or shortest) of three, 3 times in 5.
+    (pools_of_one,) = ctx.boundaries(final_pool_smaller_than_a_batch=1)
+    got = run(ctx, [0, 1, 2, 3, 4], 2, pools_of_one, False, seed=11, count=300, replay=False)
+    singles = [b[0] for epoch in got["epochs"] for b in batches_of(epoch) if len(b) == 1]
+    # A short batch in most epochs (how many there are is check_epoch_partitions_the_indices's), and not always the same
+    # index (no fresh permutation at all is check_generator_replays_and_advances's).
+    if len(singles) >= 200 and len(set(singles)) > 1:
+        top = max(singles.count(0), singles.count(4)) / len(singles)
+        expect(top < 0.4, f"{call_text(5, 2, 1, False)} over lengths [0, 1, 2, 3, 4], 300 epochs: the short batch held "
+               f"index {0 if singles.count(0) > singles.count(4) else 4} in {top:.0%} of them, where pools of one batch cut in "
+               "order give each index about 20 %: the final pool (one index here) is a pool of its own, never merged into "
+               "the one before it")
+
+
+def three_epochs(ctx):
+    """(seed, pools, one_pool): three epochs (and their replay) of 300 lengths in batches of 8 (a short batch of 4) with
+    pools of 4 batches, and three with one pool over the whole dataset; shared by the checks of the batch order and the generator."""
+    rng = ctx.rng("generator")
+    lengths = uniform_lengths(rng, 300)
+    seed = int(rng.integers(0, 2**31))
+    several_pools, one_pool = ctx.boundaries(three_epochs_several_pools=4, three_epochs_one_pool=1000)
+    pools = run(ctx, lengths, 8, pool_batches=several_pools, seed=seed, count=3)
+    single = run(ctx, lengths, 8, pool_batches=one_pool, seed=seed, count=3, replay=False)
+    return seed, pools, single
+
+
+def check_batch_order_is_shuffled(ctx):
+    """Proves the order of all the batches is shuffled: not shortest first or in pool order, and the short batch not
+    kept at one place (last, say) epoch after epoch."""
+    rng = ctx.rng("order")
+    (pool_batches,) = ctx.boundaries(one_pool_of_32_batches=1000)
+    lengths = [int(x) for x in rng.permutation(256)]
+    (epoch,) = run(ctx, lengths, 8, pool_batches=pool_batches, count=1, replay=False)["epochs"]
+    firsts = [min(lengths[i] for i in b) for b in batches_of(epoch)]
+    share = sum(a < b for a, b in zip(firsts, firsts[1:])) / max(1, len(firsts) - 1)
+    expect(0.2 < share < 0.8, f"the batches came out {'sorted' if share >= 0.8 else 'reverse sorted'} by length "
+           f"(their shortest lengths in order: {show(firsts, 200)}); shuffle the order of the batches with the generator")
+    _seed, pools, single = three_epochs(ctx)
+    # Epochs that repeat one another (randomness drawn once) are the generator check's promise: only epochs whose
+    # order changes can show a short batch kept in place.
+    moving = [epoch for run in (pools, single) if len({str(e) for e in run["epochs"]}) > 1 for epoch in run["epochs"]]
+    places = [next((k for k, b in enumerate(batches_of(epoch)) if len(b) < 8), None) for epoch in moving]
+    expect(len(set(places)) != 1 or len(moving) < 2, "the short batch (4 of 300 lengths in batches of 8) came at the same "
+           f"place, {places[0] if places else None}, in every epoch while the other batches moved (three epochs with pools of "
+           "4 batches, three with one pool): shuffle the order of all the batches, the short one included")
+
+
+def check_generator_replays_and_advances(ctx):
+    """Proves that with a generator the same seed replays the same three epochs, and each epoch differs from the one
+    before it in its pools (which indices share a batch) and in its batch order, and that torch's, NumPy's and
+    Python's global RNGs are untouched.
+
+    Judged over three epochs of 300 lengths in batches of 8 with pools of 4
+    batches, and three with one pool over the whole dataset, where only the
+    batch order can change.
+    """
+    seed, got, single = three_epochs(ctx)
+    expect(got["epochs"] == got["replay"], f"two samplers with torch.Generator().manual_seed({seed}) gave different epochs "
+           "(len() was called on the first before its epochs, and must draw nothing from the generator)")
+    contents = [{frozenset(b) for b in batches_of(epoch)} for epoch in got["epochs"]]
+    for e in (1, 2):
+        expect(got["epochs"][e - 1] != got["epochs"][e], f"epoch {e + 1} repeated epoch {e}: draw every epoch's randomness "
+               "from the generator, whose state advances")
+        expect(contents[e - 1] != contents[e], f"epochs {e} and {e + 1} grouped exactly the same indices into batches (only "
+               "their order changed): draw a fresh random permutation every epoch, before cutting it into pools")
+    orders = {tuple(tuple(sorted(b)) for b in batches_of(epoch)) for epoch in single["epochs"]}
+    expect(len(orders) == 3, "with one pool over the whole dataset (pool_batches=1000), three epochs did not give three "
+           "batch orders: shuffle the order of all the batches with the generator, every epoch")
+    moved = [name for name, same in got["globals_unchanged"].items() if not same]
+    expect(not moved, f"with a generator, the global RNG of {', '.join(moved)} was used; all randomness must come from the generator")
+
+
+def check_without_generator_follows_torch_global_seed(ctx):
+    """Proves that with generator=None each epoch draws a fresh seed from torch's global RNG: same torch seed, same
+    epoch; NumPy and random play no part."""
+    rng = ctx.rng("no_generator")
+    lengths = uniform_lengths(rng, 300)
+    (batch_size,) = ctx.boundaries(epochs_after_reseeding_each_global_rng=8)
+    got = ctx.probe("bucketing:without_generator", lengths=lengths, batch_size=batch_size, torch_seed=int(rng.integers(0, 2**31)))
+    expect(got["first"] == got["replay"], "after the same torch.manual_seed, generator=None gave a different epoch")
+    expect(got["first"] != got["second"], "generator=None gave the same epoch twice in a row: draw a fresh seed from torch's global RNG each epoch")
+    expect(got["other_globals"] == got["first"],
+           "reseeding NumPy or random changed the epoch: with generator=None only torch's global RNG may be used")
+    expect(got["other_torch"] != got["first"], "a different torch.manual_seed gave the same epoch: the epoch must come from torch's global RNG")
+    # One pool over distinct lengths: the batches are the same slices every epoch, so only the batch order can change,
+    # and it too must come from torch's global RNG (a generator made without a seed repeats one order every epoch).
+    (one_pool,) = ctx.boundaries(one_pool_distinct_lengths=1000)
+    distinct = [(7 * i) % 64 for i in range(64)]
+    got = ctx.probe("bucketing:without_generator", lengths=distinct, batch_size=8, torch_seed=2024, pool_batches=one_pool)
+    firsts = [min(distinct[i] for i in b) for b in batches_of(got["first"])]
+    if firsts in (sorted(firsts), sorted(firsts, reverse=True)):
+        return  # the batches in length order: not shuffled at all, which check_batch_order_is_shuffled judges
+    expect(got["first"] != got["second"], f"generator=None, one pool over 64 distinct lengths (pool_batches={one_pool}), batch_size 8: "
+           "two epochs in a row gave the same batches in the same order; the batch order must be drawn from torch's global "
+           "RNG too (a torch.Generator() made without a seed gives the same order every epoch)")
+    expect(got["first"] == got["replay"], "with one pool over distinct lengths, after the same torch.manual_seed, generator=None "
+           "gave a different batch order: draw it from torch's global RNG")

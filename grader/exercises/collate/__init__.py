@@ -1,0 +1,1 @@
+"""The exercise collate: see grader/exercises/__init__.py for what its folder holds."""

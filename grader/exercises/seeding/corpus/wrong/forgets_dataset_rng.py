@@ -1,0 +1,9 @@
+# WRONG: seeds NumPy's global RNG and random but never replaces the dataset's rng, so all workers share one stream.
+# breaks: seeding.dataset_rng_replaced, seeding.reruns_workers_epochs
+# witness of: test_seeding.py::test_in_workers_every_rng_is_seeded_from_the_torch_seed; lab b: workers draw different masks; lab b: epochs draw new masks
+
+### BEGIN SOLUTION seed_worker
+    seed = torch.initial_seed() % 2**32
+    np.random.seed(seed)
+    random.seed(seed)
+### END SOLUTION

@@ -1,0 +1,12 @@
+# WRONG: looks for rng in the instance's __dict__ (vars(dataset)) instead of with hasattr, so an rng the dataset's class defines is never replaced.
+# breaks: seeding.rng_on_the_class
+# witness of: test_seeding.py::test_a_dataset_whose_class_defines_rng_gets_one_of_its_own
+
+### BEGIN SOLUTION seed_worker
+    seed = torch.initial_seed() % 2**32
+    np.random.seed(seed)
+    random.seed(seed)
+    info = get_worker_info()
+    if info is not None and "rng" in vars(info.dataset):
+        info.dataset.rng = np.random.default_rng(seed)
+### END SOLUTION

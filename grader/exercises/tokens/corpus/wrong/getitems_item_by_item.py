@@ -1,0 +1,38 @@
+# WRONG: __getitems__ reads the batch window by window ([self[i] for i in indices]), one read of the memmap per window instead of one gather.
+# breaks: tokens.getitems_one_gather
+# witness of: test_tokens.py::test_getitems_reads_no_more_than_read_batch; lab d: __getitems__ reads the memmap once per batch
+
+### BEGIN SOLUTION TokenWindows
+
+    def _memmap(self):
+        if self._tokens is None:
+            self._tokens = np.memmap(self.path, dtype=self.dtype, mode="r", shape=(self.n_tokens,))
+        return self._tokens
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_tokens"] = None  # never pickle the memmap: it would carry every token
+        return state
+
+    def _start(self, i):
+        """Token offset of window i, after checking i as a sequence index."""
+        i, n = operator.index(i), len(self)  # operator.index rejects floats and other non-ints
+        if not -n <= i < n:
+            raise IndexError(f"window index {i} out of range for {n} windows")
+        return (i % n) * self.stride
+### END SOLUTION
+
+### BEGIN SOLUTION TokenWindows.read_batch
+        if len(indices) == 0:
+            return torch.empty((0, self.block_size), dtype=torch.int64), torch.empty((0, self.block_size), dtype=torch.int64)
+        starts = np.array([self._start(i) for i in indices], dtype=np.int64)
+        offsets = starts[:, None] + np.arange(self.block_size + 1)
+        windows = torch.from_numpy(self._memmap()[offsets].astype(np.int64))
+        return windows[:, :-1], windows[:, 1:]
+### END SOLUTION
+
+### BEGIN SOLUTION TokenWindows.__getitems__
+        if len(indices) == 0:
+            return []  # nothing to read; an empty file cannot even be mapped
+        return [self[i] for i in indices]
+### END SOLUTION
