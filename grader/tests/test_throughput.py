@@ -146,12 +146,15 @@ def test_a_mark_waits_for_the_zygotes_answer_and_returns_it():
     os.close(child_end)
     try:
         assert select.select([zygote_end], [], [], 60)[0], "the child wrote no start mark"
-        time.sleep(0.3)  # the zygote, late: without the wait both marks are on the socket by now
+        time.sleep(0.3)  # the zygote, late: a child that did not wait would have written its end mark by now
+        with socket.socket(fileno=os.dup(zygote_end)) as peek:
+            waiting = peek.recv(4096, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        assert waiting == b"start raw gather\n", "the child wrote past its start mark before the zygote answered it"
         os.set_blocking(zygote_end, False)
         marks = probe_wait._Marks(zygote_end)
-        assert marks.read() is False and len(marks.lines) == 1
-        time.sleep(0.3)
-        marks.read()
+        deadline = time.monotonic() + 60
+        while len(marks.lines) < 2 and not marks.read() and time.monotonic() < deadline:
+            select.select([zygote_end], [], [], 1)
     finally:
         os.waitpid(pid, 0)
         os.close(zygote_end)
