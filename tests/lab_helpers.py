@@ -1,4 +1,5 @@
-"""Helpers of the public tests: which start methods to test, DataLoaders with real workers, stubs that fail fast.
+"""Helpers of the public tests: which start methods to test, DataLoaders with real workers, a worker simulated in
+this process, stubs that fail fast.
 
 The test modules import them (``from lab_helpers import worker_loader``);
 pytest's hooks and fixtures are in ``conftest.py``.
@@ -6,9 +7,12 @@ pytest's hooks and fixtures are in ``conftest.py``.
 
 from __future__ import annotations
 
+import contextlib
+import pickle
 import random
 
 import numpy as np
+import torch
 
 # The lab script's helpers, one copy for both: iterate a DataLoader, always shut its workers down; the handout's
 # whole-batch recipe (TokenWindows.read_batch behind batch_size=None and a BatchSampler).
@@ -54,6 +58,33 @@ def seed_worker_here(lab):
     finally:
         np.random.set_state(numpy_state)
         random.setstate(random_state)
+
+
+@contextlib.contextmanager
+def as_worker(dataset, worker_id, num_workers, base_seed=0):
+    """Run the ``with`` body in this process as DataLoader worker ``worker_id`` of ``num_workers`` would run it, in
+    milliseconds instead of the seconds a worker process takes to start; yields the worker's copy of ``dataset``.
+
+    Inside, ``get_worker_info()`` (however it was imported) returns that worker's information, whose ``dataset`` is
+    a pickled copy of ``dataset`` (as a spawn or forkserver worker gets it), and ``torch.initial_seed()`` is
+    ``base_seed + worker_id``, as PyTorch seeds a worker. Afterwards both are as they were, and so are NumPy's and
+    ``random``'s global RNGs. The real worker tests (marked ``workers``) stay the proof; this finds most mistakes first.
+    """
+    from torch.utils.data._utils import worker as torch_worker
+
+    copy = pickle.loads(pickle.dumps(dataset))
+    seed = base_seed + worker_id
+    saved = torch_worker._worker_info, torch.initial_seed(), torch.get_rng_state(), np.random.get_state(), random.getstate()
+    torch.manual_seed(seed)
+    torch_worker._worker_info = torch_worker.WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed, dataset=copy)
+    try:
+        yield copy
+    finally:
+        torch_worker._worker_info = saved[0]
+        torch.manual_seed(saved[1])
+        torch.set_rng_state(saved[2])
+        np.random.set_state(saved[3])
+        random.setstate(saved[4])
 
 
 WORKER_TIMEOUT_S = 60

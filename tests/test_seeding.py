@@ -5,7 +5,7 @@ import random
 import numpy as np
 import pytest
 import torch
-from lab_helpers import batches, fails_here_if_not_done, seed_worker_here, start_methods, worker_loader
+from lab_helpers import as_worker, batches, fails_here_if_not_done, seed_worker_here, start_methods, worker_loader
 from torch.utils.data import Dataset
 
 pytestmark = pytest.mark.seeding
@@ -219,3 +219,55 @@ def test_a_dataset_whose_rng_is_none_gets_one(lab):
     want = first_draws(first["initial_seed"] % 2**32)["rng"]
     assert first["rng"] == want, (f"expected the first dataset.rng.random() == {want} (dataset.rng = numpy.random.default_rng(seed)), "
                                   f"got {first['rng']}")
+
+
+# The same promises in workers simulated in this process (lab_helpers.as_worker): seconds, not a minute. The worker
+# tests above stay the proof that real workers agree.
+
+@pytest.mark.parametrize("base_seed", [5, 2**31 + 3, 2**32 + 11, 2**62 + 9], ids=["small", "bit_31_set", "above_2_32", "above_2_62"])
+def test_in_simulated_workers_every_rng_is_seeded_from_the_torch_seed(lab, base_seed):
+    """Workers 0, 1 and 2: torch.initial_seed() is the base seed plus the worker id already, and the loader's base
+    seed is a 64-bit number, so only torch.initial_seed() % 2**32 gives the documented seed."""
+    for worker_id in range(3):
+        with as_worker(Draws(), worker_id, 3, base_seed) as dataset:
+            lab.seeding.seed_worker(worker_id)
+            got = {"numpy": np.random.random_sample(), "random": random.random(), "rng": float(dataset.rng.random())}
+            torch_seed_after = torch.initial_seed()
+        initial_seed = base_seed + worker_id
+        assert torch_seed_after % 2**32 == initial_seed % 2**32, (
+            f"in worker {worker_id} (simulated here) with torch.initial_seed() = {initial_seed}: after seed_worker it is "
+            f"{torch_seed_after}; seeding torch is optional, but only with the same seed (torch.manual_seed(seed))")
+        expected = first_draws(initial_seed % 2**32)
+        where = f"in worker {worker_id} (simulated here) with torch.initial_seed() = {initial_seed}"
+        for name, call, seeding in (("numpy", "np.random.random()", "numpy.random.seed(seed)"),
+                                    ("random", "random.random()", "random.seed(seed)"),
+                                    ("rng", "dataset.rng.random()", "dataset.rng = numpy.random.default_rng(seed)")):
+            assert got[name] == expected[name], (
+                f"{where}: expected the first {call} == {expected[name]} ({seeding} with seed = "
+                f"torch.initial_seed() % 2**32 = {initial_seed % 2**32}; that already includes the worker id), "
+                f"got {got[name]}")
+
+
+@pytest.mark.parametrize("make, what", [(NoneRng, "None"), (ClassRng, "a class attribute"),
+                                        (lambda: OtherRng("random_state"), "a numpy RandomState"),
+                                        (lambda: OtherRng("python_random"), "a random.Random")],
+                         ids=["none", "on_the_class", "random_state", "python_random"])
+def test_in_a_simulated_worker_every_rng_attribute_is_replaced(lab, make, what):
+    """hasattr decides, whatever the value: the worker's copy gets numpy.random.default_rng(seed) of its own."""
+    with as_worker(make(), 1, 2, base_seed=40) as dataset:
+        lab.seeding.seed_worker(1)
+        own = vars(dataset).get("rng")
+    where = f"in worker 1 (simulated here) with torch.initial_seed() = 41, a dataset whose rng was {what}"
+    assert isinstance(own, np.random.Generator), (
+        f"{where}: its own rng is {type(own).__name__} after seed_worker; set dataset.rng = "
+        "numpy.random.default_rng(seed) on the worker's dataset (get_worker_info().dataset) whenever hasattr finds rng")
+    want = np.random.default_rng(41).random()
+    got = own.random()
+    assert got == want, f"{where}: expected the first dataset.rng.random() == {want} (numpy.random.default_rng(41)), got {got}"
+
+
+def test_in_a_simulated_worker_a_dataset_without_rng_is_left_alone(lab):
+    with as_worker(NoRng(), 0, 1, base_seed=3) as dataset:
+        lab.seeding.seed_worker(0)
+        added = hasattr(dataset, "rng")
+    assert not added, "seed_worker added an rng attribute to a dataset that had none; leave such a dataset as it is"

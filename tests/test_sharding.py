@@ -3,7 +3,7 @@
 import tracemalloc
 
 import pytest
-from lab_helpers import batches, fails_here_if_not_done, start_methods, worker_loader
+from lab_helpers import as_worker, batches, fails_here_if_not_done, start_methods, worker_loader
 from torch.utils.data import DataLoader, IterableDataset
 
 pytestmark = pytest.mark.sharding
@@ -188,3 +188,45 @@ def test_files_two_ranks_two_workers_each_line_exactly_once(lab, tmp_path):
         want = sorted(line for f in files for line in LINES[f])
         assert sorted(per_rank[rank]) == want, (f"rank {rank} of 2 with 2 workers: readers {2 * rank} and {2 * rank + 1} read "
                                                 f"files {list(files)}, expected (sorted) {want}, got {sorted(per_rank[rank])}")
+
+
+# The same promises with the workers simulated in this process (lab_helpers.as_worker): seconds, not a minute, and
+# many worker counts. The worker tests above stay the proof that real workers agree.
+
+@pytest.mark.parametrize("n, k", [(4, 2), (5, 2), (7, 3), (9, 6), (12, 5), (2, 4), (0, 3)])
+@pytest.mark.parametrize("main_pass_first", [False, True], ids=["fresh", "after_a_pass"])
+def test_range_in_simulated_workers_each_integer_exactly_once(lab, n, k, main_pass_first):
+    """k workers, each iterating its own copy of the dataset; "after_a_pass": the dataset was iterated once in this
+    process first (to count it, say), which must not fix which share a worker takes."""
+    dataset = lab.sharding.ShardedRange(n)
+    if main_pass_first:
+        list(dataset)
+    shares = []
+    for worker_id in range(k):
+        with as_worker(dataset, worker_id, k) as copy:
+            shares.append(list(copy))
+    not_ints = sorted({type(x).__name__ for share in shares for x in share if type(x) is not int})
+    assert not not_ints, (f"ShardedRange({n}) in {k} workers (simulated here) yielded {not_ints}, not plain Python ints: "
+                          "yield int(i), inside workers too")
+    got = sorted(x for share in shares for x in share)
+    missing = sorted(set(range(n)) - set(got))
+    repeated = sorted({x for x in got if got.count(x) > 1})
+    where = f"ShardedRange({n}) in {k} workers (simulated here{', after list(ds) in this process' if main_pass_first else ''})"
+    assert got == list(range(n)), (f"{where}: the workers yielded {shares}; together they must yield each of 0..{n - 1} "
+                                   f"exactly once (missing {missing}, repeated {repeated}): the last share takes the "
+                                   "remainder, and get_worker_info() is read in every __iter__")
+
+
+@pytest.mark.parametrize("world_size, k", [(2, 2), (1, 3), (3, 2), (2, 3)])
+def test_files_readers_in_simulated_workers(lab, tmp_path, world_size, k):
+    """Reader rank * k + worker_id of world_size * k reads paths[reader::world_size * k], one file a reader here."""
+    paths = write_shards(tmp_path, [f"f{i}\n" for i in range(10)])
+    for rank in range(world_size):
+        for worker_id in range(k):
+            with as_worker(lab.sharding.ShardedFiles(paths, rank=rank, world_size=world_size), worker_id, k) as copy:
+                got = list(copy)
+            reader, readers = rank * k + worker_id, world_size * k
+            want = [f"f{i}" for i in range(reader, 10, readers)]
+            assert got == want, (f"ShardedFiles(files f0..f9 of one line each, rank={rank}, world_size={world_size}) in "
+                                 f"worker {worker_id} of {k} (simulated here): reader rank * k + worker_id = {reader} of "
+                                 f"{readers} reads paths[{reader}::{readers}], expected {want}, got {got}")

@@ -2,7 +2,7 @@
 
 A recipe's fenced blocks say what to do by their info string after the
 language: ``create=PATH`` (write the block as that file), ``append=PATH``,
-``insert=PATH after=TEXT`` (after the line holding TEXT), ``replace=PATH``
+``insert=PATH after=TEXT`` (after the line holding TEXT) or ``insert=PATH before=TEXT``, ``replace=PATH``
 (the block is the old text, a line :data:`BECOMES`, then the new text, each
 without its last line ending; the old text must stand exactly once in PATH) or ``run`` (a bash script run in the
 repository). A block with none of them is only shown.
@@ -74,9 +74,12 @@ def follow(steps, repo: Path, timings: dict | None = None) -> None:
             with open(repo / argument, "a") as fh:
                 fh.write(body)
         elif action == "insert":
-            path, _, after = argument.partition(" after=")
+            where = "after" if " after=" in argument else "before"
+            path, _, text = argument.partition(f" {where}=")
             lines = (repo / path).read_text().splitlines(keepends=True)
-            at = next(i for i, line in enumerate(lines) if after in line) + 1
+            holding = [i for i, line in enumerate(lines) if text in line]
+            assert len(holding) == 1, f"the recipe inserts {where} {text!r}, which stands on {len(holding)} lines of {path}"
+            at = holding[0] + (where == "after")
             (repo / path).write_text("".join(lines[:at]) + body + "".join(lines[at:]))
         elif action == "replace":
             old, sep, new = body.partition(BECOMES)

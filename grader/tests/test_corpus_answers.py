@@ -1,4 +1,4 @@
-"""The grader against the answer corpus (grader/tests/corpus/, see grader/tools/authoring/corpus.py).
+"""The grader against the answer corpus (grader/exercises/<exercise>/corpus/, see grader/tools/authoring/corpus.py).
 
 * Every wrong answer loses points in its own exercise, with a message, and
   fails the checks of the promises its ``# breaks:`` line names and no

@@ -1,4 +1,4 @@
-"""The recipes of grader/docs/recipes.md run as written, each on a clean copy of this repository.
+"""The recipes of grader/docs/recipes.md run as written, on clean copies of this repository.
 
 Each worked example is followed block by block (grader/tests/recipe_walk.py)
 and ends with ``python -m grader verify <exercise>`` clean: the reference at
@@ -40,21 +40,42 @@ def test_change_a_checks_points(tmp_path, record_property):
     assert collate["score"] == collate["max_score"]
 
 
+def changed_files(copy):
+    """What the recipe changed in ``copy`` since its last commit, then that change committed (the next recipe's
+    ``verify`` compares with it)."""
+    git = ["git", "-c", "user.name=recipe", "-c", "user.email=recipe@localhost"]
+    changed = subprocess.run(git + ["status", "--short"], cwd=copy, capture_output=True, text=True, check=True).stdout
+    for args in (["add", "-A"], ["commit", "-q", "-m", "the recipe"]):
+        subprocess.run(git + args, cwd=copy, check=True, capture_output=True, timeout=120)
+    return sorted(line[3:] for line in changed.splitlines())
+
+
 @pytest.mark.slow
-@pytest.mark.timeout(1800)
-def test_change_a_promise_the_pad_id_default_and_a_sentence(tmp_path, record_property):
-    """The default and the sentence change in solutions/, their quotes, the handout and one wrong answer's claim only;
-    verify is clean, the checks judge the new default (the reference pads with -1), and the quick subset passes on
-    the copy."""
+@pytest.mark.timeout(2400)
+def test_change_a_promise_then_add_a_check_for_a_new_promise(tmp_path, record_property):
+    """Two recipes on one copy, one after the other (each ``verify`` compares with the commit before it).
+
+    "Change a promise": the default and the sentence change in solutions/, their quotes, the handout and one wrong
+    answer's claim only; verify is clean and the checks judge the new default (the reference pads with -1).
+    "Add a check for a new promise": the sentence, the contract entry, the points, the probe, the check, the public
+    test and its wrong answer; verify is clean and the reference earns the new check's point. Then the quick subset
+    passes on the copy."""
     copy = copy_repository(tmp_path / "lab")
     timings = {}
     follow(recipe_steps("Change a promise"), copy, timings)
-    changed = subprocess.run(["git", "status", "--short"], cwd=copy, capture_output=True, text=True, check=True).stdout
-    assert sorted(line[3:] for line in changed.splitlines()) == [
+    assert changed_files(copy) == [
         "LAB.md", "exercises/collate.py", "grader/docs/contract.md", "grader/engine/contract.toml",
         "grader/engine/defaults.toml", "grader/exercises/collate/corpus/wrong/pads_in_input_dtype.py",
-        "solutions/collate.py", "tests/defaults.toml"], changed
+        "solutions/collate.py", "tests/defaults.toml"]
     assert "pad_id=-1" in (copy / "exercises" / "collate.py").read_text()
+    follow(recipe_steps("Add a check for a new promise"), copy, timings)
+    assert set(changed_files(copy)) == {
+        "exercises/collate.py", "grader/docs/contract.md", "grader/docs/grading.md", "grader/engine/contract.toml", "grader/engine/rubric.toml",
+        "grader/exercises/collate/check_collate.py", "grader/exercises/collate/probe.py",
+        "grader/exercises/collate/corpus/wrong/transposed_tables.py", "solutions/collate.py", "tests/test_collate.py"}
+    (collate,) = grade_reference(copy, tmp_path, "collate")["exercises"]
+    points = {c["name"]: (c["score"], c["max_score"]) for c in collate["checks"]}
+    assert points["tables_are_contiguous"] == (1, 1) and collate["score"] == collate["max_score"], points
     quick = subprocess.run([sys.executable, "-m", "pytest", "tests", "grader/tests", "--impl", "solutions", "-m",
                             "not slow and not workers", "-n", "2", "-q", "-p", "no:cacheprovider"], cwd=copy,
                            capture_output=True, text=True, timeout=900)

@@ -153,7 +153,7 @@ def render(s: Story) -> str:
              "", "the promise (grader/engine/contract.toml):"]
     lines += [f"  {e.id}: \"{contract_table.normalize(e.quote)}\"" for e in s.promises] or ["  (no promise names this check)"]
     lines += ["", "boundary inputs it runs in every grading, whatever the seed: " + (", ".join(s.boundaries) or "none of its own")]
-    lines += [f"the probe it runs in the jail (grader/inside/probes/{s.exercise}.py): "
+    lines += [f"the probe it runs in the jail (grader/exercises/{s.exercise}/probe.py): "
               + (", ".join(s.probes) or "none (judged from other checks' data)")]
     lines += [f"start methods of its real DataLoader workers: {', '.join(s.start_methods) or 'none (in process)'}"]
     if s.runs_only:

@@ -1,7 +1,8 @@
 """``python -m grader scoreboard``: the evidence that the grader can be trusted.
 
-The entries come from the corpus itself (grader/tests/corpus/: wrong and
-right answers, hostile submissions, hostile repositories); their outcomes
+The entries come from the corpus itself (the wrong and right answers of
+grader/exercises/<exercise>/corpus/, the hostile submissions and
+repositories of grader/tests/corpus/); their outcomes
 from a pytest run of the corpus tests (``test_corpus_answers.py``,
 ``test_corpus_hostile.py``, ``test_public_catch.py``,
 ``test_class_of_30.py``, the same tests the suite runs), read from its JUnit

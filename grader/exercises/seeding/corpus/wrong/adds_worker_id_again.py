@@ -1,5 +1,6 @@
 # WRONG: adds worker_id to torch.initial_seed(), which already includes it, so worker w gets base + 2w.
 # breaks: seeding.seed_from_initial_seed
+# witness of: test_seeding.py::test_in_simulated_workers_every_rng_is_seeded_from_the_torch_seed
 
 ### BEGIN SOLUTION seed_worker
     seed = (torch.initial_seed() + worker_id) % 2**32

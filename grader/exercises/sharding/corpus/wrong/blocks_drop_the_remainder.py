@@ -1,6 +1,6 @@
 # WRONG: special-cases n < k (one integer per worker) but cuts n >= k into k blocks of n // k, so the last n % k integers (4 for n=5, k=2) are never yielded.
 # breaks: sharding.range_exactly_once
-# witness of: test_sharding.py::test_remainders_each_integer_exactly_once
+# witness of: test_sharding.py::test_remainders_each_integer_exactly_once; test_sharding.py::test_range_in_simulated_workers_each_integer_exactly_once
 
 ### BEGIN SOLUTION ShardedRange.__iter__
         info = get_worker_info()
