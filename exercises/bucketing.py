@@ -2,9 +2,10 @@
 
 Random batches pad every row to the longest sequence in the batch. A
 bucketing batch sampler shuffles, cuts the shuffled order into pools of
-about 50 batches, sorts each pool by length, slices the pool into batches
-and shuffles the order of the batches. On lengths uniform in [4, 64] the lab
-measures the padded fraction falling from about 45 % to at most 5 %.
+``pool_batches`` batches (50 by default), sorts each pool by length, slices
+the pool into batches and shuffles the order of the batches. On lengths
+uniform in [4, 64] the lab measures the padded fraction falling from about
+45 % to at most 5 %.
 
 Use it as ``DataLoader(ds, batch_sampler=BucketBatchSampler(...), collate_fn=...)``.
 

@@ -27,9 +27,10 @@ def seed_worker(worker_id):
     Meant as ``DataLoader(..., worker_init_fn=seed_worker)``; the DataLoader
     calls it once in each worker, before the first item is fetched.
 
-    Let ``seed = torch.initial_seed() % 2**32`` (in a worker that is the
-    loader's base seed plus the worker id, so it differs between workers and
-    between epochs). Then:
+    Let ``seed = torch.initial_seed() % 2**32``, nothing added: in a worker,
+    ``torch.initial_seed()`` already is the loader's base seed plus the
+    worker id, so the seed differs between workers and between epochs as it
+    is. Then:
 
     - NumPy's legacy global RNG is seeded with it (``numpy.random.seed``);
     - Python's ``random`` module is seeded with it (``random.seed``);

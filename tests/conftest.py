@@ -9,7 +9,9 @@ modules instead. Run one exercise's tests with its marker: ``pytest -m
 collate`` (also ``sharding``, ``seeding``, ``bucketing``, ``tokens``).
 The tests that start DataLoader workers (and the lab's experiments) are
 marked ``workers``: ``pytest -m "collate and not workers"`` is the quick
-loop, seconds instead of tens of seconds, and proves nothing about workers.
+loop, seconds instead of tens of seconds. It judges sharding and seeding in
+workers simulated in this process (``lab_helpers.as_worker``); only the
+worker tests prove that real workers agree.
 
 ``LAB_START_METHOD=forkserver`` (or ``spawn``, ``fork``) makes that the
 default start method of this test process, as Python 3.14 makes
@@ -17,7 +19,9 @@ forkserver the default on Linux; the worker tests run every start method
 your platform has whatever the default.
 
 A test that hits a stub still raising NotImplementedError is reported on one
-line ("not done yet: ...") instead of a traceback.
+line ("not done yet: ..."), instead of a traceback. A worker test that timed
+out says so, and how to rerun it alone: on a busy machine a worker can be
+slow to answer.
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ def pytest_configure(config):
         multiprocessing.set_start_method(method, force=True)
     for number, entry in enumerate(LAB, start=1):
         config.addinivalue_line("markers", f"{entry['name']}: exercise {number}, {', '.join(entry['entry_points'])}")
+    # The tests choose their worker counts, some above this machine's cores on purpose: torch's advice is not for them.
+    config.addinivalue_line("filterwarnings", "ignore:This DataLoader will create:UserWarning")
 
 
 def pytest_addoption(parser):
@@ -98,6 +104,20 @@ def not_done_line(excinfo) -> str | None:
     return None
 
 
+#: What a worker test's failure says when a worker did not answer in time (the DataLoader's timeout, or pytest-timeout's).
+_TIMED_OUT = ("DataLoader timed out after", "Timeout (>")
+
+
+def timed_out_note(item, excinfo) -> str | None:
+    """For a worker test that failed by a timeout: that the machine may have been busy, and how to rerun that test."""
+    if excinfo is None or item.get_closest_marker("workers") is None:
+        return None
+    if not any(mark in str(excinfo.value) for mark in _TIMED_OUT):
+        return None
+    return (f"a worker did not answer in time. If this machine was busy (other programs, or pytest -n), rerun this test "
+            f"alone before looking for a hang in your code:\n  python -m pytest \"{item.nodeid}\"")
+
+
 def pytest_collection_modifyitems(items):
     """Quick tests first: in each file the tests that start worker processes
     run last, and the lab's experiments after every file.
@@ -122,3 +142,5 @@ def pytest_runtest_makereport(item, call):
         line = not_done_line(call.excinfo)
         if line:
             report.longrepr = line
+        elif note := timed_out_note(item, call.excinfo):
+            report.sections.append(("timed out", note))

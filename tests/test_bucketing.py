@@ -104,12 +104,29 @@ def test_the_short_batch_is_shuffled_too(lab):
     assert len(places) > 1, f"over 8 seeds the short batch always came at place {places.pop()}: shuffle it with the others"
 
 
+def global_rng_states():
+    numpy_state = np.random.get_state()
+    return {"Python's random": random.getstate(), "numpy.random": (numpy_state[1].tobytes(), numpy_state[2:]),
+            "torch's global RNG": torch.get_rng_state().tolist()}
+
+
+def moved_since(before):
+    """The global RNGs whose state changed since ``before`` (a global_rng_states()), by name."""
+    return [name for name, state in global_rng_states().items() if state != before[name]]
+
+
 def test_len_draws_nothing_from_the_generator(lab):
     lengths = np.random.default_rng(1).integers(4, 65, size=50).tolist()
     a, b = sampler(lab, lengths, 8, seed=3), sampler(lab, lengths, 8, seed=3)
+    before = global_rng_states()
     length = len(a)  # on a alone: b, seeded alike, is the epoch a must still give
+    assert not (moved := moved_since(before)), f"len(sampler) drew from {' and '.join(moved)}: it must draw nothing"
     assert length == 7, f"len() of 50 lengths in batches of 8 should be 7, got {length}"
-    assert list(a) == list(b), "len(sampler) changed the next epoch: it must not draw from the generator"
+    before = global_rng_states()
+    epoch = list(a)
+    assert not (moved := moved_since(before)), (f"iterating the sampler drew from {' and '.join(moved)}: draw every random "
+                                                "number from the sampler's generator")
+    assert epoch == list(b), "len(sampler) changed the next epoch: it must not draw from the generator"
 
 
 def test_same_seed_replays_and_epochs_differ(lab):
@@ -125,8 +142,12 @@ def test_epochs_regroup_the_indices(lab):
     """Each epoch draws a new permutation before cutting pools, so the batches themselves change, not only their order."""
     lengths = np.random.default_rng(0).integers(4, 65, size=200).tolist()
     s = sampler(lab, lengths, 8, seed=11, pool_batches=5)
-    first, second = ({frozenset(b) for b in list(s)} for _ in range(2))
-    assert first != second, "epochs 1 and 2 grouped exactly the same indices into batches (only their order changed)"
+    first, second = list(s), list(s)
+    assert first != second, ("epochs 1 and 2 gave the same batches in the same order: draw each epoch's permutation from "
+                             "the generator in __iter__, so that it advances")
+    assert {frozenset(b) for b in first} != {frozenset(b) for b in second}, (
+        "epochs 1 and 2 grouped exactly the same indices into batches (only their order changed): permute all the "
+        "indices before cutting the pools, every epoch")
 
 
 def test_global_rngs_untouched_with_a_generator(lab):

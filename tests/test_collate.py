@@ -109,7 +109,12 @@ def test_same_length_batches_come_out_int64_too(lab, dtype):
 @pytest.mark.parametrize("dtype, pad_id", [(torch.uint8, 300), (torch.uint8, -1), (torch.int8, 200)],
                          ids=["uint8_pad_300", "uint8_pad_minus_1", "int8_pad_200"])
 def test_pad_id_need_not_fit_the_input_dtype(lab, dtype, pad_id):
-    out = lab.collate.pad_collate([torch.tensor([1, 2], dtype=dtype), torch.tensor([3], dtype=dtype)], pad_id=pad_id)
+    try:
+        out = lab.collate.pad_collate([torch.tensor([1, 2], dtype=dtype), torch.tensor([3], dtype=dtype)], pad_id=pad_id)
+    except (RuntimeError, OverflowError) as error:
+        pytest.fail(f"pad_collate(<{dtype} sequences>, pad_id={pad_id}) raised {type(error).__name__}: {error}\n"
+                    f"  {dtype} cannot hold {pad_id}, but input_ids is int64: build the tables in int64 "
+                    "(torch.full(..., pad_id, dtype=torch.long)) and copy each sequence in, never pad in the input's dtype")
     got = out["input_ids"].tolist()
     assert got == [[1, 2], [3, pad_id]], (f"pad_id={pad_id} with {dtype} sequences: expected input_ids [[1, 2], [3, {pad_id}]], "
                                           f"got {got}; input_ids is int64, so pad there, not in the input's dtype")

@@ -133,3 +133,21 @@ def test_the_quick_loop_starts_no_worker():
     assert quick and not quick & starting, f"the quick loop starts workers in {sorted(quick & starting)}: mark them workers"
     for entry in registry.REGISTRY:
         assert any(name.startswith(f"test_{entry.name}.py::") for name in quick), f"{entry.name} has no quick loop"
+
+
+def test_a_worker_test_that_timed_out_says_how_to_rerun_it_alone(tmp_path):
+    """A worker test that fails by the DataLoader's timeout names the busy machine and the command that reruns it;
+    a failure of another kind, or outside a worker test, gets no such note."""
+    (tmp_path / "tests").mkdir()
+    shutil.copy2(REPO / "tests" / "conftest.py", tmp_path / "tests" / "conftest.py")
+    shutil.copy2(REPO / "lab.toml", tmp_path / "lab.toml")
+    (tmp_path / "tests" / "test_slow.py").write_text(
+        "import pytest\n\n\n"
+        "@pytest.mark.workers\ndef test_worker_timed_out():\n    raise RuntimeError('DataLoader timed out after 60 seconds')\n\n\n"
+        "@pytest.mark.workers\ndef test_worker_wrong():\n    assert 1 == 2\n\n\n"
+        "def test_in_process_timed_out():\n    raise RuntimeError('DataLoader timed out after 60 seconds')\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "tests", "-p", "no:cacheprovider", "-p", "no:randomly",
+                           "-p", "no:xdist", "-q"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stdout[-2000:]
+    assert done.stdout.count("rerun this test alone") == 1, done.stdout[-3000:]
+    assert 'python -m pytest "tests/test_slow.py::test_worker_timed_out"' in done.stdout, done.stdout[-3000:]

@@ -279,7 +279,8 @@ def check_dataset_without_rng_is_left_alone(ctx):
 
 def check_seed_is_torch_initial_seed_modulo_2_32(ctx):
     """Proves every RNG seed_worker seeds gets seed = torch.initial_seed() % 2**32: in real workers (fork, forkserver;
-    the loader's 64-bit base seed plus the worker id) and outside a worker (torch seeds with bit 31 set, or above 2**32).
+    the loader's 64-bit base seed plus the worker id) and outside a worker (after torch.manual_seed of a seed with bit 31
+    set, and of one above 2**32).
 
     Judges only the RNGs it seeded (which ones is the other checks'
     promise). A seed_worker that raises outside a worker for every seed is
