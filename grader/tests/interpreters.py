@@ -6,7 +6,10 @@ interpreter's version and a hash of requirements.txt's requirement lines
 (comments and blank lines aside), so a change to the requirements builds a
 new one and a rerun, or a reworded comment, reuses it. For 3.12 and 3.13,
 ``pip install torch==2.13.0`` resolves to a CUDA build (about 4.7 GB, minutes
-to install): they are built only when asked, by ``bash .ci/setup --all-pythons``
+to install). Python 3.13's environment takes the newest torch this machine can
+install instead of requirements.txt's pin (:data:`TORCH_OVERRIDES`), so the
+template is also tested on what a student's pip gives them in their term.
+They are built only when asked, by ``bash .ci/setup --all-pythons``
 (what ``.ci/run`` does) or ``python -m grader.tests.interpreters``, outside the
 suite's time; the suite (test_every_laptop.py) never builds one and skips,
 saying how to build it, where one is absent.
@@ -29,6 +32,9 @@ from grader.paths import REPO
 #: The minor versions beside the suite's own (3.11, .venv) that the template claims to run on.
 MINORS = ("3.12", "3.13")
 REQUIREMENTS = REPO / "requirements.txt"
+#: minor -> the torch its environment gets in place of requirements.txt's pin: the newest pip allows here (a CUDA
+#: build whose CUDA libraries come from the registry, several GB), given to an environment that is built anyway.
+TORCH_OVERRIDES = {"3.13": "2.14.1"}
 BUILD_TIMEOUT_S = 1800
 
 
@@ -65,10 +71,19 @@ def find(minor: str) -> Interpreter:
     return Interpreter(minor, versions / names[-1] / "bin" / "python")
 
 
-def venv_dir(interpreter: Interpreter) -> Path:
-    """Where the environment of this interpreter and this requirements.txt lives."""
+def requirement_lines(minor: str) -> list[str]:
+    """requirements.txt's requirement lines (comments and blank lines aside), torch as :data:`TORCH_OVERRIDES` says."""
     lines = [line.strip() for line in REQUIREMENTS.read_text(encoding="utf-8").splitlines()]
-    wanted = "\n".join(line for line in lines if line and not line.startswith("#")) + "\n"
+    lines = [line for line in lines if line and not line.startswith("#")]
+    if minor in TORCH_OVERRIDES:
+        lines = [f"torch=={TORCH_OVERRIDES[minor]}" if line.split("=")[0].split(">")[0].strip() == "torch" else line
+                 for line in lines]
+    return lines
+
+
+def venv_dir(interpreter: Interpreter) -> Path:
+    """Where the environment of this interpreter and its requirements lives."""
+    wanted = "\n".join(requirement_lines(interpreter.minor)) + "\n"
     digest = hashlib.sha256(wanted.encode()).hexdigest()[:12]
     return cache_root() / f"py{interpreter.python.parent.parent.name}-{digest}"
 
@@ -95,9 +110,12 @@ def build(interpreter: Interpreter, log=sys.stderr) -> Path:
     folder.parent.mkdir(parents=True, exist_ok=True)
     print(f"building {folder} (pip install -r requirements.txt: minutes for a CUDA build of torch)", file=log, flush=True)
     subprocess.run([str(interpreter.python), "-m", "venv", str(folder)], check=True, timeout=300)
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", str(REQUIREMENTS)],
+    wanted = folder / "requirements.txt"
+    wanted.write_text("\n".join(requirement_lines(interpreter.minor)) + "\n", encoding="utf-8")
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", str(wanted)],
                    check=True, timeout=BUILD_TIMEOUT_S)
-    (folder / ".complete").write_text("built from requirements.txt\n")
+    (folder / ".complete").write_text("built from requirements.txt" + (
+        f", torch {TORCH_OVERRIDES[interpreter.minor]}\n" if interpreter.minor in TORCH_OVERRIDES else "\n"))
     return python
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from grader import registry
 from grader.commands import contract as contract_command
-from grader.tools.authoring import contract_doc
+from grader.tools.authoring import contract_doc, public_promises
 from grader.tools.authoring import contract_table as contract
 
 ENTRIES = contract.load()
@@ -60,6 +60,7 @@ def test_every_exercise_has_its_docstrings_in_the_table():
 
 def test_the_contract_page_shows_the_table_as_it_is():
     assert not contract_doc.stale(), "grader/docs/contract.md's contract table is stale: run python -m grader contract"
+    assert not public_promises.stale(), "tests/promises.toml is stale: run python -m grader contract"
     assert contract_command.run(argparse.Namespace(check=True)) == 0
 
 

@@ -4,7 +4,9 @@ forkserver default start method (Python 3.14's on Linux).
 The suite itself runs on 3.11 (.venv). The other interpreters are pyenv's
 (``ls "$(pyenv root)"/versions``), each with a virtual environment of
 requirements.txt that is built once, only when asked (``bash .ci/setup
---all-pythons``, which ``.ci/run`` uses; grader/tests/interpreters.py), and reused.
+--all-pythons``, which ``.ci/run`` uses; grader/tests/interpreters.py), and reused;
+3.13's has the newest torch this machine can install (interpreters.TORCH_OVERRIDES)
+in place of the pin, which students in a later term may get from pip.
 An interpreter that is not installed, or whose environment is not built, skips
 with the reason and the command that includes it.
 
@@ -65,6 +67,8 @@ def test_public_tests_and_lab_pass_on_other_pythons(minor, tmp_path):
     python = environment(minor)
     version = run(python, ["-c", "import sys, torch; print(sys.version.split()[0], torch.__version__)"], 300)
     assert version.returncode == 0 and version.stdout.startswith(minor), version.stderr[-2000:]
+    if minor in interpreters.TORCH_OVERRIDES:  # the newest torch pip installs here, not requirements.txt's pin
+        assert version.stdout.split()[1].startswith(interpreters.TORCH_OVERRIDES[minor]), version.stdout
     tests = run(python, ["-m", "pytest", *PUBLIC], 600)
     assert tests.returncode == 0, f"public tests on Python {version.stdout.strip()}:\n{tests.stdout[-3000:]}{tests.stderr[-2000:]}"
     report = tmp_path / "lab.json"
@@ -95,3 +99,15 @@ def test_an_environment_not_built_skips_saying_how_to_include_it(monkeypatch):
     monkeypatch.setattr(interpreters, "is_built", lambda interpreter: False)
     with pytest.raises(pytest.skip.Exception, match=r"bash \.ci/setup --all-pythons"):
         environment("3.12")
+
+
+def test_the_handout_names_every_torch_the_laptops_run():
+    """LAB.md says which torch versions the template is run on: requirements.txt's pin and every override."""
+    import re
+
+    from grader.paths import REPO
+
+    pin = re.search(r"^torch==(\S+)", interpreters.REQUIREMENTS.read_text(encoding="utf-8"), flags=re.M).group(1)
+    handout = " ".join((REPO / "LAB.md").read_text(encoding="utf-8").split())
+    for version in (pin, *interpreters.TORCH_OVERRIDES.values()):
+        assert f"torch {version}" in handout, f"LAB.md does not say that the template is run on torch {version}"

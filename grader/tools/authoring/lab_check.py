@@ -29,7 +29,7 @@ from pathlib import Path
 from grader import registry
 from grader.engine.rubric import POINTS_PER_EXERCISE, RubricError, load_rubric, load_throughput_rule
 from grader.paths import REPO
-from grader.tools.authoring import contract_doc, signature_defaults
+from grader.tools.authoring import contract_doc, public_promises, signature_defaults
 from grader.tools.authoring import contract_table as contract
 from grader.tools.authoring.lab_check_suite import corpus_problems, doc_problems, public_test_problems
 from grader.tools.authoring.stubs import stale_files
@@ -115,6 +115,8 @@ def contract_problems(repo: Path = REPO) -> list[str]:
         return [str(exc)]
     if contract_doc.stale(repo / contract_doc.PAGE.relative_to(REPO), repo):
         found.append("grader/docs/contract.md's contract table is stale: run python -m grader contract")
+    if public_promises.stale(repo):
+        found.append(f"{public_promises.TARGET} (the students' local score reads it) is stale: run python -m grader contract")
     return found
 
 

@@ -16,7 +16,7 @@ the region's stub, which depends on where the region sits:
   inviting the student to add what they need, since a ``raise`` there would
   break the import.
 
-Files without markers (``__init__.py``, ``lab.py``, ``bench.py``) are copied as they are.
+Files without markers (``__init__.py``, ``lab.py``, ``bench.py``, ``score.py``) are copied as they are.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from grader.registry import CONTRACT_FILES
 
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
-GENERATED_FILES = ("__init__.py", *CONTRACT_FILES, "lab.py", "bench.py")
+GENERATED_FILES = ("__init__.py", *CONTRACT_FILES, "lab.py", "bench.py", "score.py")
 _SCOPE = re.compile(r"^(\s*)(?:async\s+def|def|class)\s+(\w+)")
 _LAB_POINTER = re.compile(r"^Handout:\s*(.+?)\.?\s*$", re.MULTILINE)
 

@@ -43,7 +43,8 @@ SEARCHED = ("tests", "grader/engine", "grader/exercises", "grader/inside", "grad
 SEARCHED_SUFFIXES = (".py", ".md", ".toml", ".txt")
 #: Files the search leaves alone: generated from what changed (``check`` says when they are stale), and the recipes,
 #: whose worked examples show the text they replace.
-NOT_SEARCHED = ("grader/docs/contract.md", "grader/engine/defaults.toml", "tests/defaults.toml", "grader/docs/recipes.md")
+NOT_SEARCHED = ("grader/docs/contract.md", "grader/engine/defaults.toml", "tests/defaults.toml", "tests/promises.toml",
+                "grader/docs/recipes.md")
 #: Folders it leaves alone: the hostile corpus attacks the grader, and its verdicts do not read the docstrings.
 NOT_SEARCHED_UNDER = ("grader/tests/corpus/hostile/",)
 #: A replaced sentence shorter than this (in words) is too common to search for.

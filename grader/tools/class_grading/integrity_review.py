@@ -194,7 +194,8 @@ def review(submissions: Path | list[Path], out: Path, *, threshold: float = DEFA
     listed = [p for p in pairs if p.similarity >= threshold]
     close = [p for p in to_reference if p.similarity >= threshold]
     seconds = round(time.monotonic() - started, 1)
-    _write(out, listed, close, constructs, flags, notes + unscanned, named, threshold, len(students), seconds, over)
+    _write(out, listed, close, constructs, flags, notes + unscanned, named, threshold, len(students), seconds, over,
+           with_reference=reference is not None)
     return {"pairs": listed, "all_pairs": pairs, "reference": close, "constructs": constructs, "flags": flags,
             "notes": notes + unscanned, "names": named, "seconds": seconds, "over": over}
 
@@ -207,7 +208,8 @@ def _csv(header: list[str], rows) -> str:
     return buf.getvalue()
 
 
-def _write(out: Path, pairs, close, constructs, flags, notes, named, threshold, count, seconds, over=()) -> None:
+def _write(out: Path, pairs, close, constructs, flags, notes, named, threshold, count, seconds, over=(), *,
+           with_reference: bool = False) -> None:
     name = lambda label: named.get(label, label)  # noqa: E731
     write_text(out / "pairs.csv", _csv(["exercise", "student_a", "student_b", "similarity", "share_a", "share_b", "tokens"],
                [(p.exercise, name(p.first), name(p.second), f"{p.similarity:.3f}", f"{p.share_first:.3f}",
@@ -219,7 +221,8 @@ def _write(out: Path, pairs, close, constructs, flags, notes, named, threshold, 
     write_text(out / "flags.csv", _csv(["student", "flag"], flags))
     md = ["# Review of the class (private: for the instructor)", "",
           f"{count} students reviewed in {seconds} s. The review informs a person; it changes no score. Similarity is "
-          f"copydetect's (the stubs subtracted as boilerplate): the larger share of either file found in the other; "
+          f"copydetect's (the stubs subtracted as boilerplate{', and the reference' if with_reference else ''}): the larger "
+          "share of either file found in the other; "
           f"pairs at or above {threshold:g} are listed (pairs.csv), with the copied code in similarity/<exercise>.html.", "",
           "## Similar pairs", ""]
     md += (["| Exercise | Student | Student | Similarity | Shares | Tokens |", "| --- | --- | --- | ---: | ---: | ---: |"]

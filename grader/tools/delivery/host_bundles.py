@@ -39,8 +39,8 @@ give the assignment these settings in `CLASSROOM/assignments.json`:
 
 `runtime.python` 3.11 is the Python the grader is tested with; `runtime.apt` installs
 bubblewrap, the grader's jail. For the pin_memory checks on a GPU, use
-`"runs-on": ["self-hosted", "gpu"]` and a runner prepared as README.md of the instructor
-repository says (torch with CUDA and bubblewrap installed there).
+`"runs-on": ["self-hosted", "gpu"]` and a runner prepared as the instructor repository's
+grader/docs/hosts.md says ("A GPU runner": torch with CUDA and bubblewrap installed there).
 
 `autograder.py` installs CPU-only torch and the grader's requirements (a minute or two of
 the grade job's 15), grades `exercises/`, and writes `result.json` and `release-body.md`.
