@@ -19,12 +19,14 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    previous = rebuilds.last_built().get(rebuilds.KEYED, {})
+    carried_before = bool(previous.get("course_key") or previous.get("course_key_before"))
     try:
         key = seeds.key_from_environment()
         names = gradescope_zip(args.out, seed_key=key)
     except PublishError as exc:
         raise CommandError(str(exc)) from exc
-    rebuilds.record('Gradescope zip', args.out)
+    rebuilds.record(rebuilds.KEYED, args.out, course_key=key is not None)
     print(f"wrote {args.out} ({len(names)} files); upload it as the assignment's autograder "
           "(grader/docs/hosts.md, Gradescope, says which container settings it needs)")
     if key:
@@ -33,4 +35,7 @@ def run(args) -> int:
     else:
         print(f"no course key in ${seeds.KEY_VARIABLE}: each submission gets a fresh seed, shown to the student",
               file=sys.stderr)
+        if carried_before:
+            print(f"warning: the zip this clone built before carried the course key, and this one does not: if this "
+                  f"zip is the grade of record, rebuild it with {rebuilds.KEYED_COMMAND}", file=sys.stderr)
     return 0

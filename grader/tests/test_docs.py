@@ -130,6 +130,27 @@ def test_check_says_what_to_rebuild_after_a_change(tmp_path, monkeypatch):
     assert lines[2].startswith("Gradescope zip: REBUILD"), "the rubric is part of the grader the zip carries"
 
 
+def test_check_says_when_a_rebuild_would_drop_the_course_key_or_did(tmp_path, monkeypatch):
+    """The record says whether the zip carried the course key (never the key); a rebuild shows the command with the
+    key, and a keyless rebuild after a keyed one is named, also when the hash says up to date."""
+    monkeypatch.delenv("PYTEST_CURRENT_TEST")
+    repo = _copy(tmp_path, "lab.toml", "grader/engine/rubric.toml", "grader/tools/delivery/templates")
+    rebuilds.record("Gradescope zip", tmp_path / "z.zip", repo, course_key=True)
+    record = (repo / rebuilds.RECORD_NAME).read_text()
+    assert '"course_key": true' in record and "GRADER_SEED_KEY=" not in record
+    (repo / "grader" / "engine" / "rubric.toml").write_text("[collate]\n")
+    (zip_line,) = [line for line in rebuilds.report(repo) if line.startswith("Gradescope zip")]
+    assert "REBUILD" in zip_line and rebuilds.KEYED_COMMAND in zip_line and "course key" in zip_line, zip_line
+    assert not [line for line in rebuilds.report(repo) if "warning" in line]
+    rebuilds.record("Gradescope zip", tmp_path / "z.zip", repo, course_key=False)  # the rebuild without the key
+    lines = rebuilds.report(repo)
+    at = next(i for i, line in enumerate(lines) if line.startswith("Gradescope zip"))
+    assert "up to date" in lines[at] and "without the course key" in lines[at + 1], lines
+    assert rebuilds.KEYED_COMMAND in lines[at + 1]
+    rebuilds.record("Gradescope zip", tmp_path / "z.zip", repo, course_key=True)
+    assert not [line for line in rebuilds.report(repo) if "warning" in line]
+
+
 @pytest.mark.slow
 def test_the_check_command_prints_one_line_per_part_and_the_rebuilds(capsys):
     from grader.cli import main
