@@ -96,3 +96,39 @@ def test_reports_name_the_students_own_folder_or_repository(tmp_path):
     recorded = Submission(repository="course/lab-bob", commit="0123456789abcdef", server_time="t", source="push")
     assert origin(None, recorded, "https://github.com") == "https://github.com/course/lab-bob @ 0123456789ab"
     assert origin(tmp_path / "bob", recorded, None) == f"{tmp_path / 'bob'} @ 0123456789ab"
+
+
+def test_the_example_class_is_what_it_says_and_the_review_finds_its_pair(tmp_path):
+    """The class of six of dry-run --example-class, without grading it (the slow part, which dry_run's own tests
+    cover): the renamed copy still passes the quick public tests, and the review lists exactly the pair, with the
+    stubs and the reference subtracted, as the dry run reviews."""
+    import shutil
+    import subprocess
+    import sys
+
+    from grader.paths import REPO
+    from grader.tools.class_grading.example_class import make_example_class
+
+    students = make_example_class(tmp_path / "class")
+    assert sorted(s.name for s in students) == sorted(p.name for p in (tmp_path / "class").iterdir() if p.is_dir())
+    assert len(students) == 6
+    assert (tmp_path / "class" / "lab-stubs" / "collate.py").read_text() == (REPO / "exercises" / "collate.py").read_text()
+    package = tmp_path / "renamed"
+    shutil.copytree(tmp_path / "class" / "lab-pair-b", package)
+    for name in ("__init__.py", "lab.py"):
+        shutil.copy2(REPO / "solutions" / name, package / name)
+    quick = subprocess.run([sys.executable, "-m", "pytest", "tests", "--impl", "renamed", "-m", "not workers", "-q",
+                            "-p", "no:cacheprovider"], cwd=REPO, env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)},
+                           capture_output=True, text=True, timeout=300)
+    assert quick.returncode == 0, quick.stdout[-3000:]
+    found = review.review(tmp_path / "class", tmp_path / "review", reference=REPO / "solutions")
+    copied = [p for p in found["pairs"] if {p.first, p.second} == {"lab-pair-a", "lab-pair-b"}]
+    assert copied and found["pairs"][0] in copied and all(p.similarity > 0.8 for p in copied), found["pairs"]
+    others = [p for p in found["pairs"] if p not in copied]
+    assert all(p.similarity < copied[-1].similarity for p in others), found["pairs"]
+    assert (tmp_path / "class" / "README.md").is_file()
+    again = make_example_class(tmp_path / "class")  # an earlier example class is replaced
+    assert [s.name for s in again] == [s.name for s in students]
+    (tmp_path / "class" / "notes.txt").write_text("mine")
+    with pytest.raises(FileExistsError):
+        make_example_class(tmp_path / "class")
