@@ -6,8 +6,8 @@ from pathlib import Path
 
 from grader.commands import CommandError
 from grader.isolation import LEVELS
+from grader.tools.authoring.example_class import make_example_class
 from grader.tools.class_grading.dry_run import DryRunError, dry_run
-from grader.tools.class_grading.example_class import make_example_class
 
 HELP = ("run the class workflow's steps (batch in slices, merge, review, Canvas) over local student folders, or over an "
         "example class of six (--example-class)")

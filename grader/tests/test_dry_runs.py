@@ -107,7 +107,7 @@ def test_the_example_class_is_what_it_says_and_the_review_finds_its_pair(tmp_pat
     import sys
 
     from grader.paths import REPO
-    from grader.tools.class_grading.example_class import make_example_class
+    from grader.tools.authoring.example_class import make_example_class
 
     students = make_example_class(tmp_path / "class")
     assert sorted(s.name for s in students) == sorted(p.name for p in (tmp_path / "class").iterdir() if p.is_dir())
