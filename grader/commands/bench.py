@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from grader.commands import CommandError
 from grader.tools.authoring.grading_bench import (
+    MEASURED,
     jobs_list,
     measure,
 )
@@ -21,6 +22,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--memory", action="store_true", help="also measure the peak memory of a whole grading")
     parser.add_argument("--isolation", action="store_true",
                         help="also time the solutions in the jail with and without the kernel's layers, contained and weak")
+    parser.add_argument("--record", action="store_true",
+                        help="also write grader/docs/measured.toml, from which python -m grader docs derives the "
+                             "documentation's measured figures (needs the class graded with --jobs 2)")
     parser.add_argument("--throughput", type=int, metavar="N",
                         help="instead: measure the grader's throughput figure N times each for the reference and "
                              "--answers, and print how much it moves (to pick a rubric threshold)")
@@ -39,4 +43,5 @@ def run(args) -> int:
             raise CommandError(f"--answers: {exc}") from exc
     if args.repeats < 1 or args.class_size < 0:
         raise CommandError("--repeats must be at least 1 and --class-size at least 0")
-    return measure(args.repeats, args.seed, args.class_size, args.batch_jobs, args.memory, args.isolation)
+    return measure(args.repeats, args.seed, args.class_size, args.batch_jobs, args.memory, args.isolation,
+                   record=MEASURED if args.record else None)

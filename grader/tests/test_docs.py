@@ -45,11 +45,14 @@ def test_a_stale_or_unknown_figure_is_found(tmp_path):
     (tmp_path / "grader" / "docs").mkdir(parents=True)
     for page in doc_figures.PAGES:
         (tmp_path / page).write_text("nothing to derive\n")
-    (tmp_path / "README.md").write_text("<!-- n:exercises -->4<!-- /n --> and <!-- n:nonsense -->1<!-- /n -->\n")
+    (tmp_path / "README.md").write_text("<!-- n:exercises -->4<!-- /n --> and <!-- n:nonsense -->1<!-- /n -->, "
+                                        "<!-- n:s_per_student -->2<!-- /n -->\n")
     found = doc_figures.problems(tmp_path)
     exercises = doc_figures.values()["exercises"]
     assert found == [f"README.md: exercises says 4, it is {exercises}: run python -m grader docs",
-                     "README.md: the figure 'nonsense' is unknown: use one of grader/tools/authoring/doc_figures.py's FIGURES"]
+                     "README.md: the figure 'nonsense' is unknown: use one of grader/tools/authoring/doc_figures.py's FIGURES",
+                     "README.md: s_per_student comes from grader/docs/measured.toml, which is missing: run python -m "
+                     "grader bench --record"]
     doc_figures.write(tmp_path)
     assert f"<!-- n:exercises -->{exercises}<!-- /n -->" in (tmp_path / "README.md").read_text()
 
@@ -160,3 +163,19 @@ def test_the_check_command_prints_one_line_per_part_and_the_rebuilds(capsys):
     parts = [line.split(":")[0] for line in out.splitlines() if line.endswith(": ok")]
     assert parts == list(lab_check.PARTS)
     assert [a.name for a in rebuilds.ARTIFACTS] == [line.strip().split(":")[0] for line in out.splitlines()[-4:]]
+
+
+def test_the_measured_figures_come_from_the_recorded_run(tmp_path):
+    """bench --record writes the run; docs derives the measured figures from it, a slice's minutes included."""
+    from grader.tools.authoring import doc_figures, grading_bench
+
+    repo = _copy(tmp_path, ".github/scripts/list-repositories.py")
+    (repo / doc_figures.MEASURED).parent.mkdir(parents=True, exist_ok=True)
+    grading_bench.write_measured(repo / doc_figures.MEASURED, {
+        "measured_at": "2026-12-04 21:30 UTC", "cores": 2, "load_before": 0.4, "load_after": 2.5, "repeats": 1,
+        "solutions_s": 12.5, "stubs_s": 3.0, "class_size": 30, "class_jobs": 2, "class_s": 180.0, "s_per_student": 6.0})
+    figure = {name: doc_figures.FIGURES[name](repo) for name in (
+        "s_per_student", "measured_at", "measured_load", "measured_class_s", "slice_minutes", "per_slice")}
+    assert figure["s_per_student"] == "6" and figure["measured_at"] == "2026-12-04 21:30 UTC"
+    assert figure["measured_load"] == "0.4-2.5" and figure["measured_class_s"] == "180"
+    assert figure["slice_minutes"] == f"{int(figure['per_slice']) * 6 / 60:.1f}"

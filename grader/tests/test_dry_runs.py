@@ -98,6 +98,7 @@ def test_reports_name_the_students_own_folder_or_repository(tmp_path):
     assert origin(tmp_path / "bob", recorded, None) == f"{tmp_path / 'bob'} @ 0123456789ab"
 
 
+@pytest.mark.slow
 def test_the_example_class_is_what_it_says_and_the_review_finds_its_pair(tmp_path):
     """The class of six of dry-run --example-class, without grading it (the slow part, which dry_run's own tests
     cover): the renamed copy still passes the quick public tests, and the review lists exactly the pair, with the

@@ -7,8 +7,9 @@ grader's own constants, the class workflow's slicing); :func:`render` writes
 the current values into a page and :func:`problems` lists, one line each,
 every figure that is stale or unknown. ``check`` and
 grader/tests/test_docs.py fail while a page is stale, so a count in a page is
-never typed by hand. Measured times are not figures: they say when and how
-they were measured.
+never typed by hand. A measured time is a figure too: it comes from the run
+that ``python -m grader bench --record`` wrote (grader/docs/measured.toml),
+and the page says when and at what load it was measured.
 """
 
 from __future__ import annotations
@@ -27,9 +28,17 @@ PAGES = ("README.md", "grader/docs/DESIGN.md", "grader/docs/grading.md", "grader
          "grader/docs/throughput.md")
 #: The class workflow's slicing script (its PER_SLICE and MAX_SLICES are read from its text).
 SLICING = Path(".github/scripts/list-repositories.py")
-#: Seconds a student, measured with ``python -m grader bench`` (class of 30, ``batch --jobs 2``, 2 cores,
-#: 2026-12-01): the one measured input of a derived figure (a slice's grading time).
-MEASURED_S_PER_STUDENT = 3.8
+#: The measured run the measured figures come from: written by ``python -m grader bench --record``, never by hand.
+MEASURED = Path("grader/docs/measured.toml")
+
+
+def _measured(name: str, fmt: str = "{:g}") -> Callable[[Path], str]:
+    """A figure of the recorded bench run (:data:`MEASURED`), as ``fmt`` writes it."""
+    def value(repo: Path) -> str:
+        import tomllib
+
+        return fmt.format(tomllib.loads((repo / MEASURED).read_text(encoding="utf-8"))[name])
+    return value
 
 
 def _count(pattern: str, under: str = "grader/tests/corpus") -> Callable[[Path], str]:
@@ -72,8 +81,15 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "min_right": _const("grader.tools.authoring.corpus", "MIN_RIGHT"),
     "per_slice": lambda repo: str(_slicing("PER_SLICE", repo)),
     "max_slices": lambda repo: str(_slicing("MAX_SLICES", repo)),
-    "slice_minutes": lambda repo: f"{_slicing('PER_SLICE', repo) * MEASURED_S_PER_STUDENT / 60:.1f}",
-    "s_per_student": lambda repo: f"{MEASURED_S_PER_STUDENT:g}",
+    "slice_minutes": lambda repo: f"{_slicing('PER_SLICE', repo) * float(_measured('s_per_student')(repo)) / 60:.1f}",
+    "s_per_student": _measured("s_per_student"),
+    "measured_at": _measured("measured_at", "{}"),
+    "measured_load": lambda repo: f"{_measured('load_before')(repo)}-{_measured('load_after')(repo)}",
+    "measured_cores": _measured("cores"),
+    "measured_solutions_s": _measured("solutions_s"),
+    "measured_stubs_s": _measured("stubs_s"),
+    "measured_class_size": _measured("class_size"),
+    "measured_class_s": _measured("class_s"),
     "check_budget_s": _const("grader.engine.checking", "CHECK_BUDGET_S"),
     "worker_timeout_s": _const("grader.engine.checking", "WORKER_TIMEOUT_S"),
     "preflight_timeout_s": _const("grader.engine.preflight", "PREFLIGHT_TIMEOUT_S"),
@@ -88,14 +104,24 @@ FIGURES: dict[str, Callable[[Path], str]] = {
 }
 
 
-def values(repo: Path = REPO) -> dict[str, str]:
-    """{name: its value now} for every figure of :data:`FIGURES`."""
-    return {name: derive(repo) for name, derive in FIGURES.items()}
+#: A figure whose source file is missing (the measured run, before any bench --record): left as the page has it.
+MISSING = None
 
 
-def render(text: str, current: dict[str, str]) -> str:
-    """``text`` with every known figure's value replaced by its value in ``current`` (unknown ones left)."""
-    return FIGURE.sub(lambda m: f"<!-- n:{m.group(1)} -->{current.get(m.group(1), m.group(2))}<!-- /n -->", text)
+def values(repo: Path = REPO) -> dict[str, str | None]:
+    """{name: its value now} for every figure of :data:`FIGURES` (:data:`MISSING` where its source file is absent)."""
+    found = {}
+    for name, derive in FIGURES.items():
+        try:
+            found[name] = derive(repo)
+        except FileNotFoundError:
+            found[name] = MISSING
+    return found
+
+
+def render(text: str, current: dict[str, str | None]) -> str:
+    """``text`` with every known figure's value replaced by its value in ``current`` (unknown and missing ones left)."""
+    return FIGURE.sub(lambda m: f"<!-- n:{m.group(1)} -->{current.get(m.group(1)) or m.group(2)}<!-- /n -->", text)
 
 
 def problems(repo: Path = REPO) -> list[str]:
@@ -110,6 +136,8 @@ def problems(repo: Path = REPO) -> list[str]:
             name, shown = match.groups()
             if name not in current:
                 found.append(f"{page}: the figure {name!r} is unknown: use one of grader/tools/authoring/doc_figures.py's FIGURES")
+            elif current[name] is MISSING:
+                found.append(f"{page}: {name} comes from {MEASURED}, which is missing: run python -m grader bench --record")
             elif shown != current[name]:
                 found.append(f"{page}: {name} says {shown}, it is {current[name]}: run python -m grader docs")
     return found

@@ -19,6 +19,11 @@ Then it grades a class through ``python -m grader batch`` with each of
 ``--batch-jobs``: ``--class-size`` students made from the corpus (a third
 the reference, a sixth the stubs, the rest one wrong or differently-right
 answer each), and prints the wall time and the time per student.
+
+With ``--record`` it also writes :data:`MEASURED` (grader/docs/measured.toml):
+the medians above, the class's time per student, when, and the machine's
+load before and after; ``python -m grader docs`` derives the pages' measured
+figures from it (grader/tools/authoring/doc_figures.py), so none is typed by hand.
 """
 
 from __future__ import annotations
@@ -37,6 +42,10 @@ from grader.paths import REPO
 from grader.tools.authoring import corpus
 
 FOLDERS = {"solutions": REPO / "solutions", "stubs": REPO / "exercises"}
+#: Where ``--record`` writes the measured run that the documentation's figures are derived from.
+MEASURED = REPO / "grader" / "docs" / "measured.toml"
+#: The ``--jobs`` of the recorded class: the class workflow's (``batch --jobs 2`` on a 2-core runner).
+RECORDED_JOBS = 2
 #: The isolation settings ``--isolation`` compares: name -> the grade options that make it.
 ISOLATION_SETTINGS = {"jail + layers": [], "jail, layers off": ["--layers", "off"], "contained": ["--jail", "off"],
                       "weak": ["--jail", "off", "--layers", "off"]}
@@ -166,8 +175,18 @@ def time_batch(size: int, jobs: int, seed: int) -> float:
         return time.perf_counter() - start
 
 
+def write_measured(path: Path, figures: dict[str, float | int | str]) -> None:
+    """Write the recorded run as TOML: one ``name = value`` line each, under a header that says where it comes from."""
+    lines = ["# Written by python -m grader bench --record: the measured run the documentation's figures are derived from",
+             "# (python -m grader docs). Do not edit: measure again.", ""]
+    for name, value in figures.items():
+        lines.append(f"{name} = {value!r}" if not isinstance(value, str) else f'{name} = "{value}"')
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def measure(repeats: int, seed: int, class_size: int, batch_jobs: list[int], memory: bool = False,
-            isolation: bool = False) -> int:
+            isolation: bool = False, record: Path | None = None) -> int:
+    load_before = os.getloadavg()[0]
     walls: dict[str, list[float]] = {name: [] for name in FOLDERS}
     scores: dict[str, set[str]] = {name: set() for name in FOLDERS}
     phases: dict[str, list[float]] = {}
@@ -198,10 +217,24 @@ def measure(repeats: int, seed: int, class_size: int, batch_jobs: list[int], mem
     if memory:
         megabytes, how = peak_memory_mb(FOLDERS["solutions"], seed)
         print(f"peak memory of grading the solutions: {megabytes:,.0f} MB ({how})", flush=True)
+    batches = {}
     for jobs in batch_jobs if class_size else []:
-        seconds = time_batch(class_size, jobs, seed)
+        seconds = batches[jobs] = time_batch(class_size, jobs, seed)
         print(f"batch of {class_size} students, --jobs {jobs}: {seconds:6.1f} s ({seconds / class_size:.1f} s a student)",
               flush=True)
+    if record is not None:
+        if RECORDED_JOBS not in batches:
+            print(f"--record needs the class graded with --jobs {RECORDED_JOBS} (--class-size > 0 and "
+                  f"--batch-jobs including {RECORDED_JOBS}): nothing recorded", file=sys.stderr)
+            return 1
+        write_measured(record, {
+            "measured_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cores": os.cpu_count() or 0,
+            "load_before": round(load_before, 1), "load_after": round(os.getloadavg()[0], 1), "repeats": repeats,
+            "solutions_s": round(statistics.median(walls["solutions"]), 1),
+            "stubs_s": round(statistics.median(walls["stubs"]), 1),
+            "class_size": class_size, "class_jobs": RECORDED_JOBS, "class_s": round(batches[RECORDED_JOBS], 1),
+            "s_per_student": round(batches[RECORDED_JOBS] / class_size, 1)})
+        print(f"recorded into {record}: run python -m grader docs to update the pages' figures")
     return 0
 
 
