@@ -31,7 +31,7 @@ class Exercise:
 
     What follows from the name is derived, never written twice: the file
     students write, and the exercise's folder ``grader/exercises/<name>/`` with
-    its probe module, its check file and its corpus. ``python -m grader check``
+    its probe module, its promise file, its check file and its corpus. ``python -m grader check``
     proves that each of them exists.
     """
 
@@ -55,6 +55,11 @@ class Exercise:
     def probe(self) -> str:
         """The module of the probes that run the student's code inside the jail: the folder's only file that enters it."""
         return probe_module(self.name)
+
+    @property
+    def promises(self) -> str:
+        """The promise file (relative to the repository): the exercise's promises and its checks' points."""
+        return f"{self.folder}/promises.toml"
 
     @property
     def checks(self) -> str:

@@ -9,7 +9,7 @@ from grader.tools.authoring import contract_table as contract
 from grader.tools.authoring import public_promises
 from grader.tools.authoring.contract_doc import PAGE, render, with_block
 
-HELP = ("render the contract table (grader/engine/contract.toml) into grader/docs/contract.md and tests/promises.toml "
+HELP = ("render the contract table (grader/exercises/*/promises.toml) into grader/docs/contract.md and tests/promises.toml "
         "(--check only compares)")
 
 

@@ -44,8 +44,6 @@ def timeout_scale_value(text: str) -> float:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from grader.engine.rubric import DEFAULT_RUBRIC
-
     parser.add_argument("submission", nargs="?", type=Path, default=REPO / "exercises",
                         help="folder holding the exercise files (default: exercises/)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the result as JSON")
@@ -66,8 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", metavar="EXERCISE[,EXERCISE]", help="grade only these exercises")
     parser.add_argument("--gpu", choices=("auto", "on", "off"), default="auto",
                         help="pin_memory checks on CUDA: auto (if a device is present), on (required), off")
-    parser.add_argument("--rubric", type=Path, default=DEFAULT_RUBRIC, metavar="FILE",
-                        help="points and visibility per check (default: grader/engine/rubric.toml)")
+    parser.add_argument("--rubric", type=Path, default=None, metavar="FILE",
+                        help="a course's points and visibility for this term: its lines replace the shipped ones "
+                             "(each exercise's grader/exercises/<exercise>/promises.toml, table [points])")
     parser.add_argument("--jail", choices=("auto", "off"), default="auto",
                         help="bubblewrap's namespaces for the student's code: auto (where they can be made), off (never; "
                              "for comparisons)")

@@ -42,7 +42,7 @@ from grader.engine.confirm import PASSED_NOTE, LoadMeter, confirmed_message, nee
 from grader.engine.plugin import CHECKS_INI, CheckOutcome, ChecksPlugin, GraderFault, run_checks
 from grader.engine.preflight import run_preflight
 from grader.engine.results import EXERCISES, MAX_INTEGRITY_FLAGS, CheckResult, ExerciseResult, GradeResult
-from grader.engine.rubric import DEFAULT_RUBRIC, ThroughputRule, load_rubric, load_throughput_rule
+from grader.engine.rubric import THROUGHPUT_EXERCISE, ThroughputRule, load_rubric, load_throughput_rule
 from grader.registry import CONTRACT_FILES
 from grader.sandbox import Sandbox
 from grader.sandbox.files import check_submission_folder, extra_files
@@ -95,7 +95,7 @@ def cuda_device() -> str:
 
 
 def grade(submission, *, seed: int | None = None, only: list[str] | None = None, gpu: str = "auto",
-          rubric_path: Path = DEFAULT_RUBRIC, fail_fast: bool = False, progress=None, jail: str = "auto",
+          rubric_path: Path | None = None, fail_fast: bool = False, progress=None, jail: str = "auto",
           min_isolation: str = "weak", kernel_layers: bool = True,
           report=None, timeout_scale: float = 1.0, check_time_limit_s: float | None = None,
           seed_secret: bool = False, confirm: str = "now", fault=None, measure_throughput: bool = True,
@@ -195,7 +195,7 @@ def grade(submission, *, seed: int | None = None, only: list[str] | None = None,
     return result
 
 
-def confirm_pending(result: GradeResult, submission, *, rubric_path: Path = DEFAULT_RUBRIC, progress=None,
+def confirm_pending(result: GradeResult, submission, *, rubric_path: Path | None = None, progress=None,
                     jail: str = "auto", min_isolation: str = "weak", kernel_layers: bool = True, report=None,
                     check_time_limit_s: float | None = None) -> GradeResult:
     """``result`` (graded with ``confirm="later"``) with its ``"pending"`` checks confirmed alone.
@@ -307,7 +307,7 @@ def _throughput(sandbox: Sandbox, seed: int, exercises: list[ExerciseResult], ti
                 wanted: bool) -> dict:
     """The throughput figure, measured (if ``wanted``) when the tokens exercise was graded and every check of it that
     ran passed; {} when tokens was not graded."""
-    tokens = next((e for e in exercises if e.name == "tokens"), None)
+    tokens = next((e for e in exercises if e.name == THROUGHPUT_EXERCISE), None)
     if tokens is None:
         return {}
     if not wanted:
@@ -343,7 +343,7 @@ def _throughput_check(rule: ThroughputRule, figure: dict, exercises: list[Exerci
                                      f"(median of {figure['rounds']} rounds), below the {rule.threshold:.0%} this course asks for. "
                                      "Where to look: LAB.md, \"Experiment (d): throughput\"; measure with python -m exercises.bench.")
     tokens.checks.append(CheckResult(
-        name=rule.check_name, exercise="tokens", status="passed" if passed else "failed",
+        name=rule.check_name, exercise=THROUGHPUT_EXERCISE, status="passed" if passed else "failed",
         score=rule.points if passed else 0.0, max_score=rule.points, message=message, visibility=rule.visibility,
         description=f"Proves that {rule.level} reach at least {rule.threshold:.0%} of the raw gather's rate, measured by the "
                     "grader on the grading machine (median of its rounds)."))
@@ -398,7 +398,8 @@ def _exercise_result(exercise: str, entries: dict, plugin: ChecksPlugin, outcome
     checks = [_check_result(exercise, name, entry, plugin, outcomes, note, fail_fast) for name, entry in entries.items()]
     missing = set(k[1] for k in plugin.descriptions if k[0] == exercise) - set(entries)
     if missing:
-        raise GraderFault(f"checks {sorted(missing)} of {exercise} have no points in the rubric")
+        raise GraderFault(f"checks {sorted(missing)} of {exercise} have no points in the rubric "
+                          f"(the [points] table of grader/exercises/{exercise}/promises.toml)")
     return ExerciseResult(name=exercise, checks=checks, note=note)
 
 

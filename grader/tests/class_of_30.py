@@ -57,7 +57,7 @@ from grader.tools.authoring import corpus
 
 OWNER = "course"
 DEADLINE = "2026-12-01T23:59:00+00:00"
-POINTS = POINTS_PER_EXERCISE  # what every exercise is worth (grader/engine/rubric.toml)
+POINTS = POINTS_PER_EXERCISE  # what every exercise is worth (grader/engine/rubric.py)
 #: The address the hostile repositories aim at (lfs.url, a submodule's URL): not the git server's host
 #: (127.0.0.1), nor the one the tests' own listeners use (127.0.0.3), so no other bind can take its port.
 ATTACKER_HOST = "127.0.0.2"

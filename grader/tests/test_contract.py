@@ -1,4 +1,4 @@
-"""The contract table (grader/engine/contract.toml) cannot drift from the docstrings, the checks or the public tests.
+"""The contract table (every exercise's promises.toml) cannot drift from the docstrings, the checks or the public tests.
 
 The rule (grader/tools/authoring/contract_table.py): every word of every student-facing
 docstring in solutions/ lies inside the quote of an entry (a promise, or a
@@ -122,18 +122,21 @@ def test_a_missing_check_or_test_and_an_orphan_are_found():
     assert "no public test test_a" in contract.reference_problems([promise(checks=real.checks)], CHECKS)[0]
     assert contract.test_exists("collate", "test_fences.py::test_fence1_default_collate_rules_and_pad_collate")
     orphans = contract.orphan_problems([real], {"collate": CHECKS["collate"][:2]}, {"collate": TESTS["collate"][:2]})
-    assert orphans == [f"collate: the check {CHECKS['collate'][1]} serves no promise of contract.toml",
-                       f"collate: the public test {TESTS['collate'][1]} serves no promise of contract.toml"]
+    assert orphans == [f"collate: the check {CHECKS['collate'][1]} serves no promise of its promises.toml",
+                       f"collate: the public test {TESTS['collate'][1]} serves no promise of its promises.toml"]
 
 
 def test_a_table_with_unknown_fields_is_refused(tmp_path):
-    path = tmp_path / "contract.toml"
+    path = tmp_path / "promises.toml"
     path.write_text('[[promise]]\nid = "collate.x"\ndoc = "f"\nquote = "q"\nchecks = []\ntests = []\ncheck = "typo"\n')
     with pytest.raises(contract.ContractError, match="unknown fields \\['check'\\]"):
-        contract.load(path)
+        contract.load_file(path, "collate")
     path.write_text('[[promises]]\nid = "x"\n')
     with pytest.raises(contract.ContractError, match="unknown tables"):
-        contract.load(path)
+        contract.load_file(path, "collate")
+    path.write_text('[[explained]]\nid = "tokens.x"\ndoc = "f"\nquote = "q"\nwhy = "w"\n')
+    with pytest.raises(contract.ContractError, match="tokens.x is not of collate"):
+        contract.load_file(path, "collate")
 
 
 def test_the_contract_page_needs_its_markers():

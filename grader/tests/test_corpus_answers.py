@@ -104,7 +104,7 @@ def test_validate_header_rejects_a_missing_or_empty_header(tmp_path):
 def test_every_wrong_answer_breaks_promises_of_its_own_exercise():
     for entry in WRONG:
         unknown = [i for i in entry.breaks if i not in PROMISE_CHECKS]
-        assert not unknown, f"{entry.id}: # breaks: names {unknown}, which are not promises of grader/engine/contract.toml"
+        assert not unknown, f"{entry.id}: # breaks: names {unknown}, which are not promises of its promises.toml"
         foreign = [i for i in entry.breaks if not i.startswith(f"{entry.exercise}.")]
         assert not foreign, f"{entry.id}: # breaks: names promises of another exercise: {foreign}"
 

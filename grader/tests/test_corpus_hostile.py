@@ -70,6 +70,7 @@ from pathlib import Path
 import pytest
 
 from grader.engine.results import GradeResult
+from grader.engine.rubric import load_rubric
 from grader.paths import REPO
 from grader.registry import CONTRACT_FILES, EXERCISES
 from grader.tests import container
@@ -78,7 +79,7 @@ from grader.writers import to_gradescope
 
 CORPUS = Path(__file__).with_name("corpus") / "hostile"
 SOLUTIONS = REPO / "solutions"
-RUBRIC = tomllib.loads((REPO / "grader" / "engine" / "rubric.toml").read_text())
+RUBRIC = load_rubric()
 REPORT_KEYS = {"schema_version", "score", "max_score", "seed", "duration_s", "submission", "started_at",
                "grader_version", "gpu", "exercises", "integrity", "isolation", "phases", "provenance", "timeout_scale",
                "seed_secret", "seed_from_repository", "grader_sha256", "environment", "throughput"}

@@ -104,11 +104,12 @@ def _copy(tmp_path, *names):
 
 
 def test_check_finds_a_rubric_not_worth_the_points_in_one_line(tmp_path):
-    repo = _copy(tmp_path, "lab.toml", "grader/engine/rubric.toml", "grader/exercises")
-    rubric = repo / "grader" / "engine" / "rubric.toml"
-    rubric.write_text(rubric.read_text().replace("inputs_are_not_modified = 1", "inputs_are_not_modified = 3", 1))
+    repo = _copy(tmp_path, "lab.toml", "grader/exercises")
+    points = repo / "grader" / "exercises" / "collate" / "promises.toml"
+    points.write_text(points.read_text().replace("inputs_are_not_modified = 1", "inputs_are_not_modified = 3", 1))
     assert lab_check.rubric_problems(repo) == [
-        f"collate: its checks are worth {POINTS_PER_EXERCISE + 2} points in rubric.toml, every exercise is worth "
+        f"collate: its checks are worth {POINTS_PER_EXERCISE + 2} points in [points] of "
+        "grader/exercises/collate/promises.toml, every exercise is worth "
         f"{POINTS_PER_EXERCISE}: move points between its checks until they add up"]
 
 
@@ -122,26 +123,26 @@ def test_check_names_a_missing_public_test_and_its_fix(tmp_path):
 
 def test_check_says_what_to_rebuild_after_a_change(tmp_path, monkeypatch):
     monkeypatch.delenv("PYTEST_CURRENT_TEST")  # record() keeps no record of the suite's own builds
-    repo = _copy(tmp_path, "lab.toml", "grader/engine/rubric.toml", "grader/tools/delivery/templates")
+    repo = _copy(tmp_path, "lab.toml", "grader/exercises/collate/promises.toml", "grader/tools/delivery/templates")
     assert all("never built from this clone" in line for line in rebuilds.report(repo))
     rebuilds.record("template", tmp_path / "out", repo)
     rebuilds.record("Gradescope zip", tmp_path / "z.zip", repo)
     assert [line.split(":")[1].split()[0] for line in rebuilds.report(repo)] == ["up", "never", "up", "never"]
-    (repo / "grader" / "engine" / "rubric.toml").write_text("[collate]\n")
+    (repo / "grader" / "exercises" / "collate" / "promises.toml").write_text("[points]\n")
     lines = rebuilds.report(repo)
     assert lines[0].startswith("template: REBUILD (built from ") and "python -m grader release OUT --force" in lines[0]
-    assert lines[2].startswith("Gradescope zip: REBUILD"), "the rubric is part of the grader the zip carries"
+    assert lines[2].startswith("Gradescope zip: REBUILD"), "the points are part of the grader the zip carries"
 
 
 def test_check_says_when_a_rebuild_would_drop_the_course_key_or_did(tmp_path, monkeypatch):
     """The record says whether the zip carried the course key (never the key); a rebuild shows the command with the
     key, and a keyless rebuild after a keyed one is named, also when the hash says up to date."""
     monkeypatch.delenv("PYTEST_CURRENT_TEST")
-    repo = _copy(tmp_path, "lab.toml", "grader/engine/rubric.toml", "grader/tools/delivery/templates")
+    repo = _copy(tmp_path, "lab.toml", "grader/exercises/collate/promises.toml", "grader/tools/delivery/templates")
     rebuilds.record("Gradescope zip", tmp_path / "z.zip", repo, course_key=True)
     record = (repo / rebuilds.RECORD_NAME).read_text()
     assert '"course_key": true' in record and "GRADER_SEED_KEY=" not in record
-    (repo / "grader" / "engine" / "rubric.toml").write_text("[collate]\n")
+    (repo / "grader" / "exercises" / "collate" / "promises.toml").write_text("[points]\n")
     (zip_line,) = [line for line in rebuilds.report(repo) if line.startswith("Gradescope zip")]
     assert "REBUILD" in zip_line and rebuilds.KEYED_COMMAND in zip_line and "course key" in zip_line, zip_line
     assert not [line for line in rebuilds.report(repo) if "warning" in line]

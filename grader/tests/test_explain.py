@@ -12,7 +12,7 @@ from grader.tools.authoring import check_story, contract_table
 @pytest.mark.parametrize("exercise,name", check_story.all_checks())
 def test_every_check_has_a_whole_story(exercise, name):
     story = check_story.story(f"{exercise}.{name}")
-    assert story.promises, f"{exercise}.{name}: no promise of contract.toml names it"
+    assert story.promises, f"{exercise}.{name}: no promise of its promises.toml names it"
     assert story.proves.startswith("Proves"), f"{exercise}.{name}: its docstring does not say what it proves"
     assert story.points == load_rubric()[exercise][name].points
     assert story.probes or story.runs_only, f"{exercise}.{name}: no probe found in its code"

@@ -64,15 +64,16 @@ def test_change_a_promise_then_add_a_check_for_a_new_promise(tmp_path, record_pr
     timings = {}
     follow(recipe_steps("Change a promise"), copy, timings)
     assert changed_files(copy) == [
-        "LAB.md", "exercises/collate.py", "grader/docs/contract.md", "grader/engine/contract.toml",
+        "LAB.md", "exercises/collate.py", "grader/docs/contract.md",
         "grader/engine/defaults.toml", "grader/exercises/collate/corpus/wrong/pads_in_input_dtype.py",
-        "solutions/collate.py", "tests/defaults.toml", "tests/promises.toml"]
+        "grader/exercises/collate/promises.toml", "solutions/collate.py", "tests/defaults.toml", "tests/promises.toml"]
     assert "pad_id=-1" in (copy / "exercises" / "collate.py").read_text()
     follow(recipe_steps("Add a check for a new promise"), copy, timings)
     assert set(changed_files(copy)) == {
-        "exercises/collate.py", "grader/docs/contract.md", "grader/docs/grading.md", "grader/engine/contract.toml", "grader/engine/rubric.toml",
+        "exercises/collate.py", "grader/docs/contract.md", "grader/docs/grading.md",
         "grader/exercises/collate/check_collate.py", "grader/exercises/collate/probe.py",
-        "grader/exercises/collate/corpus/wrong/transposed_tables.py", "solutions/collate.py", "tests/promises.toml",
+        "grader/exercises/collate/corpus/wrong/transposed_tables.py", "grader/exercises/collate/promises.toml",
+        "solutions/collate.py", "tests/promises.toml",
         "tests/test_collate.py"}
     (collate,) = grade_reference(copy, tmp_path, "collate")["exercises"]
     points = {c["name"]: (c["score"], c["max_score"]) for c in collate["checks"]}

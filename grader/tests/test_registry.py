@@ -83,7 +83,8 @@ def test_the_recipe_is_a_sequence_of_steps_this_test_can_follow():
     # check's one-line fixes cite steps by number (grader/tools/authoring/lab_check.py): they must still be those steps
     recipe = RECIPES.read_text(encoding="utf-8").split("## Add an exercise")[1].split("## Add a report writer")[0]
     items = dict(re.findall(r"^(\d+)\. (.*)$", recipe, flags=re.M))
-    for number, words in (("2", "Write the reference"), ("5", "The probe"), ("6", "The hidden check"), ("8", "The public test")):
+    for number, words in (("2", "Write the reference"), ("5", "The probe"), ("6", "The hidden check"), ("7", "Its promise file"),
+                          ("8", "The public test")):
         assert items[number].startswith(words), f"recipes.md's step {number} is no longer {words!r}: fix lab_check.py's steps"
 
 

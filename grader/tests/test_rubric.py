@@ -1,4 +1,5 @@
-"""The rubric and the checks agree, and a bad rubric gets a clear error."""
+"""The shipped points (each promise file's [points]) and the checks agree; a course's override replaces only the lines
+it names; a bad rubric gets a clear error."""
 
 import ast
 
@@ -6,7 +7,7 @@ import pytest
 
 from grader import registry
 from grader.engine.results import EXERCISES
-from grader.engine.rubric import DEFAULT_RUBRIC, POINTS_PER_EXERCISE, RubricError, load_rubric
+from grader.engine.rubric import POINTS_PER_EXERCISE, RubricError, load_rubric, shipped_points
 from grader.paths import REPO
 
 
@@ -20,7 +21,7 @@ def check_functions(exercise):
 @pytest.mark.parametrize("exercise", EXERCISES)
 def test_every_check_has_points_and_every_entry_a_check(exercise):
     rubric = load_rubric()
-    assert list(rubric[exercise]) == check_functions(exercise), "rubric.toml lists the checks of check_<exercise>.py, in file order"
+    assert list(rubric[exercise]) == check_functions(exercise), "[points] lists the checks of check_<exercise>.py, in file order"
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)
@@ -40,10 +41,12 @@ def test_every_check_says_what_it_proves(exercise):
 @pytest.mark.parametrize("text, error", [
     ("[collate\n", "not valid TOML"),
     ("[colate]\nx = 1\n", "unknown exercise"),
-    ("[collate]\nx = -1\n", "points must be a number >= 0"),
-    ("[collate]\nx = 'three'\n", "points must be a number >= 0"),
-    ("[collate]\nx = {points = 1, visibility = 'secret'}\n", "visibility must be one of"),
-    ("[collate]\nx = {pts = 1}\n", "expected {points = N"),
+    ("[collate]\ninputs_are_not_modified = -1\n", "points must be a number >= 0"),
+    ("[collate]\ninputs_are_not_modified = 'three'\n", "points must be a number >= 0"),
+    ("[collate]\ninputs_are_not_modified = {points = 1, visibility = 'secret'}\n", "visibility must be one of"),
+    ("[collate]\ninputs_are_not_modified = {pts = 1}\n", "expected {points = N"),
+    ("[collate]\ninputs_are_not_modifed = 1\n", "is no check of collate; its checks are returns_exactly_the_three_keys"),
+    ("collate = 3\n", "must be a table of `check = N` lines"),
 ])
 def test_bad_rubrics_are_rejected_with_a_reason(tmp_path, text, error):
     path = tmp_path / "rubric.toml"
@@ -57,8 +60,22 @@ def test_missing_rubric_file(tmp_path):
         load_rubric(tmp_path / "nope.toml")
 
 
-def test_visibility_is_read(tmp_path):
+def test_a_course_override_replaces_only_the_lines_it_names(tmp_path):
     path = tmp_path / "rubric.toml"
-    hidden = 'inputs_are_not_modified = {points = 1, visibility = "hidden"}'
-    path.write_text(DEFAULT_RUBRIC.read_text().replace("inputs_are_not_modified = 1", hidden))
-    assert load_rubric(path)["collate"]["inputs_are_not_modified"].visibility == "hidden"
+    path.write_text('[collate]\ninputs_are_not_modified = {points = 3, visibility = "hidden"}\n')
+    shipped, course = load_rubric(), load_rubric(path)
+    assert course["collate"]["inputs_are_not_modified"].visibility == "hidden"
+    assert course["collate"]["inputs_are_not_modified"].points == 3 != shipped["collate"]["inputs_are_not_modified"].points
+    unchanged = {x: {n: e for n, e in checks.items() if (x, n) != ("collate", "inputs_are_not_modified")}
+                 for x, checks in course.items()}
+    assert unchanged == {x: {n: e for n, e in checks.items() if (x, n) != ("collate", "inputs_are_not_modified")}
+                         for x, checks in shipped.items()}
+    assert list(course["collate"]) == list(shipped["collate"]), "an override keeps the checks' order"
+
+
+def test_a_promise_file_without_points_is_refused(tmp_path):
+    folder = tmp_path / registry.exercise("collate").folder
+    folder.mkdir(parents=True)
+    (folder / "promises.toml").write_text('[[explained]]\nid = "collate.x"\ndoc = "f"\nquote = "q"\nwhy = "w"\n')
+    with pytest.raises(RubricError, match="no \\[points\\] table"):
+        shipped_points("collate", tmp_path)

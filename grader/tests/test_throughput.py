@@ -28,7 +28,7 @@ import pytest
 
 from grader.engine import throughput
 from grader.engine.results import CheckResult, ExerciseResult, GradeResult
-from grader.engine.rubric import DEFAULT_RUBRIC, RubricError, ThroughputRule, load_throughput_rule
+from grader.engine.rubric import RubricError, ThroughputRule, load_throughput_rule
 from grader.engine.runner import PROBE_MODULES, _throughput_check
 from grader.inside import probe_wait
 from grader.paths import REPO
@@ -237,7 +237,7 @@ def test_bench_throughput_names_an_answer_it_does_not_know(tmp_path):
 
 
 def test_by_default_the_figure_informs_and_gives_no_points():
-    rule = load_throughput_rule(DEFAULT_RUBRIC)
+    rule = load_throughput_rule()
     assert rule.points == 0 and rule.level == "whole batches"
     tokens = ExerciseResult("tokens", [CheckResult("ok", "tokens", "passed", 20, 20)])
     _throughput_check(rule, throughput._figure(rounds([0.6]), {}, 1.0), [tokens])
@@ -262,7 +262,7 @@ def test_points_for_a_share_above_the_threshold(share, status, score):
 ])
 def test_bad_throughput_tables_are_rejected_with_a_reason(tmp_path, table, error):
     path = tmp_path / "rubric.toml"
-    path.write_text(DEFAULT_RUBRIC.read_text().split("[throughput]")[0] + f"[throughput]\n{table}\n")
+    path.write_text(f"[collate]\ninputs_are_not_modified = 1\n\n[throughput]\n{table}\n")
     with pytest.raises(RubricError, match=error):
         load_throughput_rule(path)
 

@@ -6,7 +6,7 @@ corpus, lab.toml); this module gathers it, read from those files, never
 written twice:
 
 - the promise: the docstring sentences the check proves (contract table quotes);
-- the points and visibility (``grader/engine/rubric.toml``);
+- the points and visibility (the ``[points]`` table of the exercise's ``promises.toml``);
 - what the check says it proves and does not (its own docstring);
 - the boundary inputs it runs in every grading, whatever the seed (``ctx.boundaries``);
 - the probes it asks the jail to run (``exercise:function`` names in its code
@@ -150,7 +150,7 @@ def render(s: Story) -> str:
     twin_files = [t if "::" in t else f"tests/test_{s.exercise}.py::{t}" for t in s.public_twins]
     lines = [f"{s.exercise}.{s.name}: {s.points:g} point(s), {s.visibility}",
              "", "what it proves (its docstring):", textwrap.indent(s.proves, "  "),
-             "", "the promise (grader/engine/contract.toml):"]
+             "", f"the promise ({public.promises}):"]
     lines += [f"  {e.id}: \"{contract_table.normalize(e.quote)}\"" for e in s.promises] or ["  (no promise names this check)"]
     lines += ["", "boundary inputs it runs in every grading, whatever the seed: " + (", ".join(s.boundaries) or "none of its own")]
     lines += [f"the probe it runs in the jail (grader/exercises/{s.exercise}/probe.py): "

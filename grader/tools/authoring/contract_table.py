@@ -1,4 +1,5 @@
-"""The contract table (grader/engine/contract.toml): every docstring sentence a promise or an explanation.
+"""The contract table (every exercise's grader/exercises/<exercise>/promises.toml): every docstring sentence a promise
+or an explanation.
 
 The student-facing docstrings are those of every class and function in
 ``solutions/<exercise>.py`` defined outside the solution markers (what
@@ -37,8 +38,9 @@ from grader.paths import REPO
 from grader.toml_file import read_toml
 from grader.tools.authoring.stubs import BEGIN, END
 
-CONTRACT = REPO / "grader" / "engine" / "contract.toml"
 KINDS = ("promise", "explained")
+#: The tables of a promise file that are not entries: its checks' points, and the throughput rule (grader.engine.rubric).
+OTHER_TABLES = ("points", "throughput")
 FIELDS = {"promise": {"id", "doc", "quote", "checks", "tests", "boundaries", "decides", "note"},
           "explained": {"id", "doc", "quote", "why"}}
 REQUIRED = {"promise": {"id", "doc", "quote", "checks", "tests", "boundaries"}, "explained": {"id", "doc", "quote", "why"}}
@@ -48,7 +50,7 @@ _SENTENCE_END = re.compile(r"(?<=[.;:])\s+")
 
 
 class ContractError(ValueError):
-    """contract.toml cannot be read; the message says what to fix."""
+    """A promise file cannot be read; the message says what to fix."""
 
 
 @dataclass(frozen=True)
@@ -72,12 +74,14 @@ class Entry:
         return self.id.partition(".")[0]
 
 
-def load(path: Path = CONTRACT) -> list[Entry]:
-    """The entries of ``path``, promises first, each kind in file order; ContractError for bad TOML or unknown fields."""
-    data = read_toml(path, "the contract table lists every promise of the docstrings", ContractError)
-    unknown = set(data) - set(KINDS)
+def load_file(path: Path, exercise: str) -> list[Entry]:
+    """The entries of the promise file ``path`` of ``exercise``, promises first, each kind in file order; ContractError
+    for bad TOML, unknown tables or fields, or an entry whose id names another exercise."""
+    data = read_toml(path, "it lists every promise of the exercise's docstrings", ContractError)
+    unknown = set(data) - set(KINDS) - set(OTHER_TABLES)
     if unknown:
-        raise ContractError(f"{path}: unknown tables {sorted(unknown)}; expected [[promise]] and [[explained]]")
+        raise ContractError(f"{path}: unknown tables {sorted(unknown)}; expected [[promise]], [[explained]] and "
+                            f"{', '.join(f'[{name}]' for name in OTHER_TABLES)}")
     entries = []
     for kind in KINDS:
         for raw in data.get(kind, []):
@@ -86,8 +90,18 @@ def load(path: Path = CONTRACT) -> list[Entry]:
                 raise ContractError(f"{path}: [[{kind}]] {raw.get('id', '?')}: unknown fields {sorted(extra)}, "
                                     f"missing {sorted(missing)}")
             values = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
-            entries.append(Entry(kind=kind, **values))
+            entry = Entry(kind=kind, **values)
+            if entry.exercise != exercise:
+                raise ContractError(f"{path}: [[{kind}]] {entry.id} is not of {exercise}: an id starts with its exercise's "
+                                    f"name; move the entry to that exercise's promises.toml")
+            entries.append(entry)
     return entries
+
+
+def load(repo: Path = REPO) -> list[Entry]:
+    """Every exercise's entries (its promise file, registry order): all promises first, then the explained sentences."""
+    entries = [e for x in registry.REGISTRY for e in load_file(repo / x.promises, x.name)]
+    return [e for kind in KINDS for e in entries if e.kind == kind]
 
 
 def normalize(text: str) -> str:
@@ -235,8 +249,8 @@ def orphan_problems(entries: list[Entry], checks: dict[str, list[str]], tests: d
         promises = [e for e in entries if e.kind == "promise" and e.exercise == exercise]
         named_checks = {c for e in promises for c in e.checks}
         named_tests = {t for e in promises for t in e.tests}
-        found += [f"{exercise}: the check {c} serves no promise of contract.toml" for c in checks[exercise] if c not in named_checks]
-        found += [f"{exercise}: the public test {t} serves no promise of contract.toml"
+        found += [f"{exercise}: the check {c} serves no promise of its promises.toml" for c in checks[exercise] if c not in named_checks]
+        found += [f"{exercise}: the public test {t} serves no promise of its promises.toml"
                   for t in tests.get(exercise, []) if t not in named_tests]
     return found
 
@@ -323,7 +337,7 @@ def boundary_problems(entries: list[Entry], repo: Path = REPO) -> list[str]:
 
 def problems(entries: list[Entry] | None = None, repo: Path = REPO) -> list[str]:
     """Everything wrong with the table against this repository's docstrings, checks and public tests ([] when sound)."""
-    entries = load() if entries is None else entries
+    entries = load(repo) if entries is None else entries
     docs = {x: docstrings(x, repo) for x in registry.EXERCISES}
     checks = {x: check_names(x, repo) for x in registry.EXERCISES}
     tests = {x: public_tests(x, repo) for x in registry.EXERCISES}

@@ -3,7 +3,7 @@
 ``grader/exercises/<exercise>/corpus/wrong/<name>.py`` holds a mistake students
 really make. Its first line is ``# WRONG: <what is wrong>``, its second
 ``# breaks: <promise id>[, <promise id>...]``: the promises of the contract
-table (grader/engine/contract.toml) it breaks, so that it must fail the
+table (its exercise's promises.toml) it breaks, so that it must fail the
 checks of those promises and no other. An optional third line is either
 ``# HIDDEN: <why>``, why the public tests let it through on purpose, or
 ``# witness of: <public test>; <lab claim>; ...``: the public tests
@@ -142,7 +142,7 @@ def validate_header(path) -> Header:
     breaks = tuple(i.strip() for i in second[len(BREAKS):].split(",")) if second.startswith(BREAKS) else ()
     if not breaks or not all(_PROMISE_ID.match(i) for i in breaks):
         raise ValueError(f"{path}: the second line must be '# breaks: <promise id>[, <promise id>...]' (ids from "
-                         f"grader/engine/contract.toml), got {second!r}")
+                         f"its exercise's promises.toml), got {second!r}")
     hidden = third[len(HIDDEN):].strip() if third.startswith(HIDDEN) else ""
     witnesses = tuple(i.strip() for i in third[len(WITNESS):].split(";")) if third.startswith(WITNESS) else ()
     if third.startswith(WITNESS) and not all(witnesses):

@@ -8,7 +8,7 @@ problem is one line that says what is wrong and how to fix it, never a
 traceback. What only running code can show (a public test fails on the stub
 and passes on the reference, a wrong answer loses points) stays the suite's.
 
-* registry: each exercise's solution, stub, probe, check file and public test
+* registry: each exercise's solution, stub, probe, check file, promise file and public test
   exist, and the solution defines every entry point (test_registry.py);
 * rubric: the checks of each exercise have points, in file order, adding up to
   :data:`~grader.engine.rubric.POINTS_PER_EXERCISE`; each check says what it
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from grader import registry
-from grader.engine.rubric import POINTS_PER_EXERCISE, RubricError, load_rubric, load_throughput_rule
+from grader.engine.rubric import POINTS_PER_EXERCISE, RubricError, load_throughput_rule, points_of
 from grader.paths import REPO
 from grader.tools.authoring import contract_doc, public_promises, signature_defaults
 from grader.tools.authoring import contract_table as contract
@@ -54,6 +54,7 @@ def registry_problems(repo: Path = REPO) -> list[str]:
                           (Path("exercises") / entry.module, "run python -m grader generate"),
                           (probe_file, "write the probe " + step.format(5)),
                           (Path(entry.checks), "write the checks " + step.format(6)),
+                          (Path(entry.promises), "write its promises and points " + step.format(7)),
                           (Path("tests") / f"test_{entry.name}.py", "write the public tests " + step.format(8))):
             if not (repo / path).is_file():
                 found.append(f"{entry.name}: {path} is missing: {how}")
@@ -66,27 +67,31 @@ def registry_problems(repo: Path = REPO) -> list[str]:
 
 
 def rubric_problems(repo: Path = REPO) -> list[str]:
-    try:
-        rubric = load_rubric(repo / "grader" / "engine" / "rubric.toml")
-        load_throughput_rule(repo / "grader" / "engine" / "rubric.toml")
-    except RubricError as exc:
-        return [str(exc)]
     found = []
+    try:
+        load_throughput_rule(repo=repo)
+    except RubricError as exc:
+        found.append(str(exc))
     for entry in exercises(repo):
-        if not (repo / entry.checks).is_file():
+        if not (repo / entry.checks).is_file() or not (repo / entry.promises).is_file():
+            continue
+        try:
+            points = points_of(repo / entry.promises, entry.name)
+        except RubricError as exc:
+            found.append(str(exc))
             continue
         checks = [name.removeprefix("check_") for name in contract.functions(repo / entry.checks, "check_")]
-        points = rubric.get(entry.name, {})
-        found += [f"{entry.name}: check_{name} has no points: add `{name} = N` to [{entry.name}] in rubric.toml"
+        where = f"[points] of {entry.promises}"
+        found += [f"{entry.name}: check_{name} has no points: add `{name} = N` to {where}"
                   for name in checks if name not in points]
-        found += [f"{entry.name}: rubric.toml gives points to {name}, which is no check of {entry.checks}: remove the line"
+        found += [f"{entry.name}: {where} gives points to {name}, which is no check of {entry.checks}: remove the line"
                   for name in points if name not in checks]
         if set(points) == set(checks) and list(points) != checks:
-            found.append(f"{entry.name}: rubric.toml lists the checks in another order than {entry.checks}: "
+            found.append(f"{entry.name}: {where} lists the checks in another order than {entry.checks}: "
                          f"list them as the file does ({', '.join(checks)})")
         total = sum(e.points for e in points.values())
         if points and total != POINTS_PER_EXERCISE:
-            found.append(f"{entry.name}: its checks are worth {total:g} points in rubric.toml, every exercise is worth "
+            found.append(f"{entry.name}: its checks are worth {total:g} points in {where}, every exercise is worth "
                          f"{POINTS_PER_EXERCISE}: move points between its checks until they add up")
         found += [f"{entry.name}: {name}'s docstring must begin with 'Proves ' (what the check proves): "
                   f"write it in {entry.checks}" for name in _unproven_checks(repo / entry.checks)]

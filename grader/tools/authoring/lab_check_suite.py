@@ -72,7 +72,7 @@ def corpus_problems(repo: Path = REPO) -> list[str]:
     stands for) and has a header that says what it is; a wrong answer's `# breaks:` names promises of its own
     exercise, names are unique, and each exercise has at least MIN_WRONG wrong and MIN_RIGHT right answers."""
     found, names = [], _exercises(repo)
-    promises = {e.id for e in contract.load(repo / contract.CONTRACT.relative_to(REPO)) if e.kind == "promise"}
+    promises = {e.id for e in contract.load(repo) if e.kind == "promise"}
     seen: dict[str, str] = {}
     counts = {(kind, name): 0 for kind in corpus.KINDS for name in names}
     for path in sorted((repo / "grader/exercises").glob("*/corpus/**/*.py")):
@@ -97,7 +97,7 @@ def corpus_problems(repo: Path = REPO) -> list[str]:
             found.append(f"{where}: is under {kind}/ but starts with '# {header.kind.upper()}:': move it or fix the line")
         if len(header.claim) <= 15:
             found.append(f"{where}: say what is wrong (or different) in a sentence, not {header.claim!r}")
-        found += [f"{where}: `# breaks: {i}` is no promise of grader/engine/contract.toml: use a promise id of {exercise}"
+        found += [f"{where}: `# breaks: {i}` is no promise of grader/exercises/{exercise}/promises.toml: use one of its promise ids"
                   for i in header.breaks if i not in promises or not i.startswith(f"{exercise}.")]
         if path.stem in seen:
             found.append(f"{where}: the name {path.stem} is taken by {seen[path.stem]}: rename one")

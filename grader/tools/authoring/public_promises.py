@@ -1,7 +1,7 @@
 """The promises of the docstrings and the public tests that show each: what the student's local score reads.
 
 ``python -m grader contract`` writes :data:`TARGET` (``tests/promises.toml``)
-from grader/engine/contract.toml beside contract.md: per promise its id, the
+from the exercises' promises.toml files beside contract.md: per promise its id, the
 name whose docstring holds it, its quote and its public tests as
 ``test_<file>.py::test_name``; ``contract --check`` and ``check`` say when it
 is stale. The template ships it with the tests, and ``python -m
@@ -47,7 +47,7 @@ def render(entries: list[contract.Entry]) -> str:
 def stale(repo: Path = REPO) -> bool:
     """Whether :data:`TARGET` differs from what :func:`render` makes of the contract table now (missing is stale)."""
     path = repo / TARGET
-    entries = contract.load(repo / contract.CONTRACT.relative_to(REPO))
+    entries = contract.load(repo)
     return not path.is_file() or path.read_text(encoding="utf-8") != render(entries)
 
 

@@ -44,8 +44,9 @@ class Artifact:
 
 ARTIFACTS = (
     Artifact("template", "python -m grader release OUT --force",
-             ("exercises", "tests", "LAB.md", "lab.toml", "requirements.txt", "pyproject.toml", "grader/engine/rubric.toml",
-              *(entry.checks for entry in REGISTRY), "grader/tools/delivery/student_template.py", "grader/tools/delivery/templates/student"), False),
+             ("exercises", "tests", "LAB.md", "lab.toml", "requirements.txt", "pyproject.toml",
+              *(entry.promises for entry in REGISTRY), *(entry.checks for entry in REGISTRY),
+              "grader/tools/delivery/student_template.py", "grader/tools/delivery/templates/student"), False),
     Artifact("published grader", "python -m grader publish OUT --force", ("grader/tools/delivery/published_grader.py",), True),
     Artifact("Gradescope zip", "python -m grader gradescope OUT.zip",
              ("grader/tools/delivery/host_bundles.py", "grader/tools/delivery/templates/gradescope"), True),

@@ -14,7 +14,7 @@ path in OUT                                where it comes from
                                            configuration, with ``testpaths = ["tests"]``
 ``.gitignore``                             :data:`STUDENT_GITIGNORE`
 ``README.md``                              ``grader/tools/delivery/templates/student/README.md``, with the
-                                           checks and their points (grader/engine/rubric.toml)
+                                           checks and their points (each exercise's promises.toml)
 ``LAB.md``                                 ``LAB.md`` (the handout)
 ``lab.toml``                               ``lab.toml`` without the grader's fields (the
                                            exercises, which tests/conftest.py reads, and the
@@ -177,7 +177,7 @@ def check_descriptions(repo: Path, exercise: str) -> dict[str, str]:
 
 def points_table(repo: Path) -> str:
     """Markdown: per exercise, each check's promise and points, from the rubric (never the inputs)."""
-    rubric = load_rubric(repo / "grader" / "engine" / "rubric.toml")
+    rubric = load_rubric(repo=repo)
     lines = []
     for exercise, checks in rubric.items():
         described = check_descriptions(repo, exercise)
