@@ -43,6 +43,13 @@ def test_ids_beyond_float_precision_come_back_exact(lab):
     expect_table(out, "labels", [ids, [2**62 + 1, -100]], "the ids as given, and -100 on the padding")
 
 
+def test_a_pad_id_beyond_float_precision_is_written_exact(lab):
+    """pad_id is an int written as given: 2**53 + 1 through a float (F.pad's value, pad_sequence's padding_value) becomes 2**53."""
+    pad = 2**53 + 1
+    out = lab.collate.pad_collate([torch.tensor([4]), torch.tensor([5, 6, 7])], pad_id=pad)
+    expect_table(out, "input_ids", [[4, pad, pad], [5, 6, 7]], "each row right-padded with pad_id exactly (an int64 table)")
+
+
 def test_a_real_token_equal_to_pad_id_keeps_its_label(lab):
     out = lab.collate.pad_collate([torch.tensor([7, 2, 7]), torch.tensor([7])], pad_id=7)
     expect_table(out, "input_ids", [[7, 2, 7], [7, 7, 7]], "each row right-padded with pad_id")

@@ -14,10 +14,21 @@ the values again.
 
 from __future__ import annotations
 
-from grader.engine.checking import ON_GPU, POOL_WORKERS, START_METHODS, WITHOUT_GPU, WORKER_TIMEOUT_S, expect, show
+from grader.engine.checking import (
+    ON_GPU,
+    POOL_WORKERS,
+    START_METHODS,
+    WITHOUT_GPU,
+    WORKER_TIMEOUT_S,
+    ProbeProblem,
+    expect,
+    shared_probe,
+    show,
+)
 from grader.exercises.collate.tables import (
     KEYS,
     call_text,
+    case_key,
     expected,
     first_problem,
     narrow_cases,
@@ -29,6 +40,7 @@ from grader.exercises.collate.tables import (
     table_problem,
     tables_missing,
     twin_problems,
+    unique,
     with_twins,
 )
 
@@ -61,17 +73,145 @@ NO_PADDING = [{"seqs": [[1, 2], [3, 4]], "dtype": dtype} for dtype in ("int32", 
 PAD_OUTSIDE = {"uint8_pad_300": ("uint8", 300), "uint8_pad_minus_1": ("uint8", -1), "int8_pad_200": ("int8", 200)}
 
 
+#: Token ids and pad_ids that a float buffer rounds: pad_id is written as given, as the ids are (2**24 + 1 is the
+#: first integer float32 cannot hold, 2**53 + 1 float64's).
+PAD_ID_BEYOND_2_24 = {"seqs": [[1, 2], [3]], "pad_id": 2**24 + 1}
+PAD_ID_BEYOND_2_53 = {"seqs": [[4], [5, 6, 7]], "pad_id": 2**53 + 1}
+
+
 def run(ctx, cases):
     return ctx.probe("collate:run_cases", cases=cases)
+
+
+# ---------------------------------------------------------------- the cases of each check, and the pool of them all
+# Each builder returns one check's own inputs: its boundaries (recorded by ctx.boundaries) and its seeded random ones.
+
+
+def keys_cases(ctx):
+    return ctx.boundaries(single=SINGLE, pad_equals_token=PAD_EQUALS_TOKEN) + random_cases(ctx.rng("keys"), 10)
+
+
+def int64_cases(ctx):
+    return ctx.boundaries(single=SINGLE, ids_beyond_2_24=IDS_BEYOND_2_24, ids_beyond_2_53=IDS_BEYOND_2_53,
+                          token_minus_100=TOKEN_MINUS_100) + random_cases(ctx.rng("returns_dict"), 20)
+
+
+def input_ids_cases(ctx):
+    return ctx.boundaries(single=SINGLE, pad_equals_token=PAD_EQUALS_TOKEN, pad_id_minus_100=PAD_ID_MINUS_100,
+                          token_minus_100=TOKEN_MINUS_100, ids_beyond_2_24=IDS_BEYOND_2_24, ids_beyond_2_53=IDS_BEYOND_2_53,
+                          pad_id_beyond_2_24=PAD_ID_BEYOND_2_24, pad_id_beyond_2_53=PAD_ID_BEYOND_2_53,
+                          ) + random_cases(ctx.rng("input_ids"))
+
+
+def attention_mask_cases(ctx):
+    return ctx.boundaries(single=SINGLE, pad_equals_token=PAD_EQUALS_TOKEN, token_minus_100=TOKEN_MINUS_100,
+                          pad_id_minus_100=PAD_ID_MINUS_100, ids_beyond_2_24=IDS_BEYOND_2_24,
+                          ids_beyond_2_53=IDS_BEYOND_2_53) + random_cases(ctx.rng("attention_mask"))
+
+
+def mask_empty_cases(ctx):
+    return ctx.boundaries(mask_empty_first=EMPTY_CASES["empty_first"], mask_empty_between=EMPTY_CASES["empty_between"])
+
+
+def labels_cases(ctx):
+    return ctx.boundaries(single=SINGLE, pad_equals_token=PAD_EQUALS_TOKEN, token_minus_100=TOKEN_MINUS_100,
+                          pad_id_minus_100=PAD_ID_MINUS_100, ids_beyond_2_24=IDS_BEYOND_2_24,
+                          ids_beyond_2_53=IDS_BEYOND_2_53) + random_cases(ctx.rng("labels"))
+
+
+def empty_cases(ctx):
+    return ctx.boundaries(**EMPTY_CASES) + [c for c in random_cases(ctx.rng("empty"), 10, shortest=0)
+                                            if any(not s for s in c["seqs"])]
+
+
+def dtype_cases(ctx):
+    limits, longer = ctx.boundaries(dtype_limits=DTYPE_LIMITS, lengths_beyond_the_dtype=LENGTHS_BEYOND_THE_DTYPE)
+    return with_twins(limits + longer + narrow_cases(ctx.rng("edge_cases")))
+
+
+def no_padding_cases(ctx):
+    no_padding, single = ctx.boundaries(no_padding_every_dtype=NO_PADDING, single=SINGLE)
+    return [NO_PADDING_REFERENCE, *no_padding, single] + same_length_cases(ctx.rng("no_padding"))
+
+
+def pad_outside_cases(ctx):
+    examples = [{"seqs": [[1, 2, 3], [4]], "dtype": dtype, "pad_id": pad} for dtype, pad in ctx.boundaries(**PAD_OUTSIDE)]
+    return with_twins(examples + pad_id_cases(ctx.rng("pad_id_range")))
+
+
+def memory_cases(ctx):
+    return ctx.boundaries(same_length={"seqs": [[1, 2, 3], [4, 5, 6]]}, single_sequence={"seqs": [[8, 9]]},
+                          single=SINGLE) + random_cases(ctx.rng("inputs"), 10)
+
+
+def pool(ctx):
+    """The exercise's one pool: every check's cases, each once, with every result, ``[(case, result)]``; or None.
+
+    Run once per grading (a shared probe): every judge meets every case its
+    promise speaks for, not only those its own check chose. None when the
+    pool's run gave no data (a hang, a crash or an oversized result on some
+    case): each check then runs its own cases alone, so one such case costs
+    only the checks that own it.
+    """
+    cases = unique(keys_cases(ctx) + int64_cases(ctx) + input_ids_cases(ctx) + attention_mask_cases(ctx)
+                   + mask_empty_cases(ctx) + labels_cases(ctx) + empty_cases(ctx) + dtype_cases(ctx)
+                   + no_padding_cases(ctx) + pad_outside_cases(ctx) + memory_cases(ctx))
+    try:
+        results = shared_probe(ctx, "collate:run_cases", cases=cases)
+    except ProbeProblem as problem:
+        if problem.status == "failed":  # a stub: every check says so
+            raise
+        return None
+    return list(zip(cases, results))
+
+
+def results_of(ctx, cases):
+    """The results of ``cases``: read from the pool, or run alone when the pool gave none."""
+    everything = pool(ctx)
+    if everything is None:
+        return run(ctx, cases)
+    found = {case_key(case): got for case, got in everything}
+    return [found[case_key(case)] for case in cases]
+
+
+def judged_everywhere(ctx, own, judge, speaks_for):
+    """The first problem ``judge`` finds: on the check's own cases (a call that raises there fails it), then on every
+    other case of the pool whose call returned and that ``speaks_for(case)`` (the calls that raise are the owners' to
+    judge); None when there is none."""
+    problem = first_problem(own, results_of(ctx, own), judge)
+    if problem or (everything := pool(ctx)) is None:
+        return problem
+    mine = {case_key(case) for case in own}
+    others = [(case, got) for case, got in everything
+              if case_key(case) not in mine and "error" not in got and speaks_for(case)]
+    return first_problem([c for c, _ in others], [g for _, g in others], judge)
+
+
+def any_case(case):
+    return True
+
+
+def int64_input(case):
+    """An int64 batch (a narrow one's values are check_any_integer_dtype_gives_the_same_tables's, compared with its twin)."""
+    return case.get("dtype", "int64") == "int64"
+
+
+def int64_without_empty(case):
+    """An int64 batch without an empty sequence (the shape and the rows of an empty one are check_empty_sequences_keep_their_row's)."""
+    return int64_input(case) and all(case["seqs"])
+
+
+def ragged(case):
+    """A batch with something to pad (a batch of one length is check_int64_also_when_no_row_needs_padding's)."""
+    return len({len(s) for s in case["seqs"]}) > 1
 
 
 def check_returns_exactly_the_three_keys(ctx):
     """Proves pad_collate returns a dict with exactly the keys input_ids, attention_mask and labels.
 
-    Judges the keys only: what is stored under them is the other checks' promise.
+    Judges the keys only, on every call of the exercise's pool that returned:
+    what is stored under them is the other checks' promise.
     """
-    cases = ctx.boundaries(single=SINGLE, pad_equals_token=PAD_EQUALS_TOKEN) + random_cases(ctx.rng("keys"), 10)
-
     def judge(case, got):
         if got["type"] != "dict":
             return f"  expected a dict, got {got['type']}"
@@ -79,19 +219,18 @@ def check_returns_exactly_the_three_keys(ctx):
             return f"  expected exactly the keys {sorted(KEYS)}, got {sorted(got['keys'])}"
         return None
 
-    expect(not (p := first_problem(cases, run(ctx, cases), judge)), p)
+    expect(not (p := judged_everywhere(ctx, keys_cases(ctx), judge, any_case)), p)
 
 
 def check_tables_are_int64_b_by_t(ctx):
     """Proves input_ids, attention_mask and labels are int64 (torch.long) tensors of shape (B, T), T the longest length.
 
-    Judges the three tables' types, dtypes and shapes only, on int64 inputs
-    without empty sequences; a missing or extra key is
-    check_returns_exactly_the_three_keys's promise.
+    Judges the three tables' types, dtypes and shapes only: the dtype on
+    every batch of the pool with something to pad, whatever its dtype (all
+    empty sequences included), the shape where no sequence is empty (an
+    empty one's row is check_empty_sequences_keep_their_row's); a missing or
+    extra key is check_returns_exactly_the_three_keys's promise.
     """
-    cases = ctx.boundaries(single=SINGLE, ids_beyond_2_24=IDS_BEYOND_2_24, ids_beyond_2_53=IDS_BEYOND_2_53,
-                           token_minus_100=TOKEN_MINUS_100) + random_cases(ctx.rng("returns_dict"), 20)
-
     def judge(case, got):
         if tables_missing(got):
             return tables_missing(got)
@@ -102,41 +241,46 @@ def check_tables_are_int64_b_by_t(ctx):
                 return f"  expected {key} to be a tensor, got {entry['type']}"
             if entry["dtype"] != "int64":
                 return f"  expected {key} to be int64 (torch.long), got {entry['dtype']}"
-            if entry["shape"] != want_shape:
+            if all(case["seqs"]) and entry["shape"] != want_shape:
                 return f"  expected {key} of shape (B, T) = {tuple(want_shape)}, got {tuple(entry['shape'])}"
         return None
 
-    expect(not (p := first_problem(cases, run(ctx, cases), judge)), p)
+    expect(not (p := judged_everywhere(ctx, int64_cases(ctx), judge, lambda case: ragged(case) or not any(case["seqs"]))), p)
 
 
 def check_input_ids_are_right_padded(ctx):
     """Proves row i of input_ids is batch[i] followed by pad_id (right padding, the given pad_id).
 
-    Judges input_ids's values only, as ints whatever its dtype.
+    Judges input_ids's values only, as ints whatever its dtype, on every
+    int64 batch of the pool without an empty sequence (pad_ids beyond 2**24
+    and 2**53 included: written as given).
     """
-    cases = ctx.boundaries(single=SINGLE, pad_equals_token=PAD_EQUALS_TOKEN, pad_id_minus_100=PAD_ID_MINUS_100,
-                           token_minus_100=TOKEN_MINUS_100, ids_beyond_2_24=IDS_BEYOND_2_24,
-                           ids_beyond_2_53=IDS_BEYOND_2_53) + random_cases(ctx.rng("input_ids"))
-    expect(not (p := first_problem(cases, run(ctx, cases), table_problem("input_ids"))), p)
+    values = table_problem("input_ids")
+
+    def judge(case, got):
+        problem = values(case, got)
+        if problem and abs(case.get("pad_id", 0)) > 2**24:
+            problem += ("\n  pad_id is an int written as given: through a float (F.pad's value, pad_sequence's padding_value, "
+                        "a float buffer) it rounds beyond 2**24 or 2**53; write it into an int64 table (torch.full(..., "
+                        "pad_id, dtype=torch.long))")
+        return problem
+
+    expect(not (p := judged_everywhere(ctx, input_ids_cases(ctx), judge, int64_without_empty)), p)
 
 
 def check_attention_mask_marks_real_tokens(ctx):
     """Proves attention_mask is 1 on the first len(batch[i]) positions of row i and 0 after, also where a real token equals pad_id.
 
     Judges attention_mask's values only, as ints whatever its dtype (a bool
-    mask with the right values passes here and fails check_tables_are_int64_b_by_t).
+    mask with the right values passes here and fails check_tables_are_int64_b_by_t),
+    on every int64 batch of the pool without an empty sequence.
     """
-    cases = ctx.boundaries(single=SINGLE, pad_equals_token=PAD_EQUALS_TOKEN, token_minus_100=TOKEN_MINUS_100,
-                           pad_id_minus_100=PAD_ID_MINUS_100, ids_beyond_2_24=IDS_BEYOND_2_24,
-                           ids_beyond_2_53=IDS_BEYOND_2_53) + random_cases(ctx.rng("attention_mask"))
-    expect(not (p := first_problem(cases, run(ctx, cases), table_problem("attention_mask"))), p)
+    judge = table_problem("attention_mask")
+    expect(not (p := judged_everywhere(ctx, attention_mask_cases(ctx), judge, int64_without_empty)), p)
     # An empty sequence's row is all 0: a row with no real token marks none. A call that raises or a table of another
     # shape is check_empty_sequences_keep_their_row's to judge, so only a mask of the right shape is judged here.
-    (empty_first, empty_between) = ctx.boundaries(mask_empty_first=EMPTY_CASES["empty_first"],
-                                                  mask_empty_between=EMPTY_CASES["empty_between"])
-    empty = [empty_first, empty_between]
-    judge = table_problem("attention_mask")
-    for case, got in zip(empty, run(ctx, empty)):
+    empty = mask_empty_cases(ctx)
+    for case, got in zip(empty, results_of(ctx, empty)):
         have = table(got, "attention_mask") if "error" not in got else None
         want = expected(case)["attention_mask"]
         if have is not None and [len(row) for row in have] == [len(row) for row in want]:
@@ -149,11 +293,9 @@ def check_labels_are_ids_with_minus_100_at_padding(ctx):
 
     Judges labels's values only, as ints, against the documented tables: a
     mistake in input_ids's padding or in the mask alone does not fail it.
+    Every int64 batch of the pool without an empty sequence is judged.
     """
-    cases = ctx.boundaries(single=SINGLE, pad_equals_token=PAD_EQUALS_TOKEN, token_minus_100=TOKEN_MINUS_100,
-                           pad_id_minus_100=PAD_ID_MINUS_100, ids_beyond_2_24=IDS_BEYOND_2_24,
-                           ids_beyond_2_53=IDS_BEYOND_2_53) + random_cases(ctx.rng("labels"))
-    expect(not (p := first_problem(cases, run(ctx, cases), table_problem("labels"))), p)
+    expect(not (p := judged_everywhere(ctx, labels_cases(ctx), table_problem("labels"), int64_without_empty)), p)
 
 
 def check_empty_sequences_keep_their_row(ctx):
@@ -162,9 +304,6 @@ def check_empty_sequences_keep_their_row(ctx):
     Judges that the call works and that every table that came back has B
     rows of T columns; the tables' values are the value checks' promise.
     """
-    rng = ctx.rng("empty")
-    cases = ctx.boundaries(**EMPTY_CASES) + [c for c in random_cases(rng, 10, shortest=0) if any(not s for s in c["seqs"])]
-
     def judge(case, got):
         if tables_missing(got):
             return tables_missing(got)
@@ -176,7 +315,7 @@ def check_empty_sequences_keep_their_row(ctx):
                         "(all padding), and T is the longest length (0 when every sequence is empty)")
         return None
 
-    expect(not (p := first_problem(cases, run(ctx, cases), judge)), p)
+    expect(not (p := judged_everywhere(ctx, empty_cases(ctx), judge, lambda case: not all(case["seqs"]))), p)
 
 
 def check_any_integer_dtype_gives_the_same_tables(ctx):
@@ -186,8 +325,7 @@ def check_any_integer_dtype_gives_the_same_tables(ctx):
     Compares the submission with itself, values as ints: what the tables
     hold is the value checks' promise, their dtype check_tables_are_int64_b_by_t's.
     """
-    limits, longer = ctx.boundaries(dtype_limits=DTYPE_LIMITS, lengths_beyond_the_dtype=LENGTHS_BEYOND_THE_DTYPE)
-    cases = with_twins(limits + longer + narrow_cases(ctx.rng("edge_cases")))
+    cases = dtype_cases(ctx)
 
     def judge(case, got, twin):
         for key in KEYS:
@@ -197,7 +335,11 @@ def check_any_integer_dtype_gives_the_same_tables(ctx):
                         "int64 (torch.long), whatever the input's dtype")
         return None
 
-    expect(not (p := twin_problems(cases, run(ctx, cases), judge)), p)
+    expect(not (p := twin_problems(cases, results_of(ctx, cases), judge)), p)
+
+
+#: The ragged int64 batch whose dtypes the batches without padding are compared with.
+NO_PADDING_REFERENCE = {"seqs": [[1, 2, 3], [4]]}
 
 
 def check_int64_also_when_no_row_needs_padding(ctx):
@@ -206,26 +348,25 @@ def check_int64_also_when_no_row_needs_padding(ctx):
 
     Compares each table's dtype with the submission's own on a ragged int64
     batch: that this dtype is int64 is check_tables_are_int64_b_by_t's
-    promise, and the values are the value checks'.
+    promise, and the values are the value checks'. Every batch of the pool
+    whose sequences have one length is judged.
     """
-    reference = {"seqs": [[1, 2, 3], [4]]}
-    no_padding, single = ctx.boundaries(no_padding_every_dtype=NO_PADDING, single=SINGLE)
-    cases = [reference, *no_padding, single] + same_length_cases(ctx.rng("no_padding"))
-    results = run(ctx, cases)
+    cases = no_padding_cases(ctx)
+    results = results_of(ctx, cases)
     if "error" in results[0] or tables_missing(results[0]):
         problem = f"raised {results[0]['error']}" if "error" in results[0] else f"gave no table:\n{tables_missing(results[0])}"
-        expect(False, f"{call_text(reference)} {problem}, so the dtypes had nothing to be compared with")
+        expect(False, f"{call_text(NO_PADDING_REFERENCE)} {problem}, so the dtypes had nothing to be compared with")
     dtypes = {key: results[0]["keys"].get(key, {}).get("dtype") if results[0]["type"] == "dict" else None for key in KEYS}
 
     def judge(case, got):
         for key, want in dtypes.items():
             have = got["keys"].get(key, {}).get("dtype") if got["type"] == "dict" else None
             if want is not None and have != want:
-                return (f"  {key} is {have}, but {call_text(reference)} gives {want}: every batch comes out int64, also one "
-                        "where no row needs padding (torch.stack keeps the input's dtype; widen with .long())")
+                return (f"  {key} is {have}, but {call_text(NO_PADDING_REFERENCE)} gives {want}: every batch comes out int64, "
+                        "also one where no row needs padding (torch.stack keeps the input's dtype; widen with .long())")
         return None
 
-    expect(not (p := first_problem(cases[1:], results[1:], judge)), p)
+    expect(not (p := judged_everywhere(ctx, cases[1:], judge, lambda case: not ragged(case) and all(case["seqs"]))), p)
 
 
 def check_pad_id_outside_the_input_dtype(ctx):
@@ -235,8 +376,7 @@ def check_pad_id_outside_the_input_dtype(ctx):
     Compares input_ids with the submission's own for the int64 twin, as ints:
     how pad_id is written there is check_input_ids_are_right_padded's promise.
     """
-    examples = [{"seqs": [[1, 2, 3], [4]], "dtype": dtype, "pad_id": pad} for dtype, pad in ctx.boundaries(**PAD_OUTSIDE)]
-    cases = with_twins(examples + pad_id_cases(ctx.rng("pad_id_range")))
+    cases = pad_outside_cases(ctx)
 
     def judge(case, got, twin):
         have, want = table(got, "input_ids"), table(twin, "input_ids")
@@ -247,7 +387,7 @@ def check_pad_id_outside_the_input_dtype(ctx):
                     f"does not fit {case['dtype']}, but input_ids is int64: write pad_id into an int64 table, not into the input's dtype")
         return None
 
-    problem = twin_problems(cases, run(ctx, cases), judge)
+    problem = twin_problems(cases, results_of(ctx, cases), judge)
     if problem and "\n" not in problem:  # the call raised: say what the docstring allows
         problem += ("\n  pad_id need not fit the input's dtype: input_ids is int64, so build the padded table in int64 "
                     "(torch.full(..., pad_id, dtype=torch.long)) and copy the rows in")
@@ -261,11 +401,9 @@ def check_inputs_are_not_modified(ctx):
     The tensors are compared as objects: reordering the list itself is
     allowed (the rows must still follow the order as passed, which the value
     checks judge). Judges nothing of what came back but its memory (so it
-    needs a tensor to come back, in a dict, a tuple or a list).
+    needs a tensor to come back, in a dict, a tuple or a list), on every
+    call of the pool that returned.
     """
-    cases = ctx.boundaries(same_length={"seqs": [[1, 2, 3], [4, 5, 6]]}, single_sequence={"seqs": [[8, 9]]},
-                           single=SINGLE) + random_cases(ctx.rng("inputs"), 10)
-
     def judge(case, got):
         if not got.get("tensors_returned"):
             return f"  no tensor came back ({got['type']}), so whether the tables share memory with the inputs could not be seen"
@@ -278,7 +416,7 @@ def check_inputs_are_not_modified(ctx):
                     "input_ids itself, say); make each its own tensor, so that writing into labels never changes input_ids")
         return None
 
-    expect(not (p := first_problem(cases, run(ctx, cases), judge)), p)
+    expect(not (p := judged_everywhere(ctx, memory_cases(ctx), judge, any_case)), p)
 
 
 def check_same_batches_in_real_workers(ctx):
@@ -296,8 +434,11 @@ def check_same_batches_in_real_workers(ctx):
     (seqs,) = ctx.boundaries(short_final_batch=[[1, 2, 3], [4], [5, 6], [7, 8, 9, 10], [11], [12, 13], [14, 15, 16, 17, 18],
                                                 [19], [20, 21, 22], [23, 24], [25], [26, 27, 28, 29], [30]])
     batch_size = 3
+    # each batch of one dtype, a different one per batch: what a worker gets pickled is not only the default int64
+    dtypes = [dtype for dtype in ("int64", "int32", "uint8", "int16", "int8") for _ in range(batch_size)][:len(seqs)]
     pools = {method: POOL_WORKERS[method] for method in START_METHODS}
-    got = ctx.probe("collate:in_workers", timeout=WORKER_TIMEOUT_S, seqs=seqs, batch_size=batch_size, pools=pools)
+    got = ctx.probe("collate:in_workers", timeout=WORKER_TIMEOUT_S, seqs=seqs, batch_size=batch_size, pools=pools,
+                    dtypes=dtypes)
     want = got["in_process"]
     for method, batches in got["runs"].items():
         expect(len(batches) == len(want), f"with {method} workers: expected {len(want)} batches, as in the main process, got {len(batches)}")

@@ -6,6 +6,8 @@ judges one promise with them.
 
 from __future__ import annotations
 
+import json
+
 from grader.engine.checking import show
 from grader.engine.defaults import default
 
@@ -149,3 +151,13 @@ def pad_id_cases(rng):
     pads = [("uint8", 300), ("uint8", -1), ("int8", 200), ("int8", -129), ("int16", 40000), ("int32", 2**40)]
     return [{"seqs": [rng.integers(0, 100, size=n).tolist() for n in (3, 1, 2)], "dtype": dtype, "pad_id": pad}
             for dtype, pad in pads]
+
+
+def case_key(case):
+    """A case as a hashable key: two cases with the same sequences, dtype and pad_id are one."""
+    return json.dumps(case, sort_keys=True)
+
+
+def unique(cases):
+    """``cases`` in order, each once."""
+    return list({case_key(case): case for case in cases}.values())

@@ -13,7 +13,10 @@ newline, a byte order mark).
 
 from __future__ import annotations
 
+from collections import Counter
+
 from grader.engine.checking import FORKING_METHODS, WORKER_TIMEOUT_S, ProbeProblem, expect, shared_probe, show
+from grader.shared.states import LATER_STATES, STATE_WORDS
 
 #: Files of plain lines, each ending in "\n": the sharding checks' data (their lines' reading is not what they judge).
 PLAIN = ["a0\na1\na2\n", "b0\n", "c0\nc1\n", "d0\n", "e0\ne1\ne2\n", "f0\n", "g0\ng1\n", "h0\n", "i0\n", "j0\nj1\n"]
@@ -149,11 +152,23 @@ def check_range_exactly_once_in_real_workers(ctx):
                    f"  expected each integer it yields without workers, {show(want)}, exactly once over all workers\n"
                    f"  got (sorted) {show(got)}")
             expect(all(pid != run["probe_pid"] for _, pid, _ in run["items"]), "items came from the main process, not from workers")
-    # Worker counts a pool per case would make costly, and a dataset iterated in the main process before the workers
-    # get it: the workers are simulated in one process (torch's worker information set for one worker after the other).
-    simulated = [{"n": n, "k": k, "main_pass_first": first} for n, k, first in ctx.boundaries(
-        n_9_k_6_rounded_blocks=(9, 6, False), n_10_k_4_rounded_blocks=(10, 4, False), n_11_k_6_rounded_blocks=(11, 6, False),
-        n_4_k_2_after_a_main_pass=(4, 2, True))]
+    # Real fork workers after each state of the dataset in the main process: nothing yielded twice or from outside.
+    (after_states,) = ctx.boundaries(n_5_k_2_after_each_state=(5, 2))
+    for state in LATER_STATES:
+        for run in ctx.probe("sharding:range_in_workers", timeout=WORKER_TIMEOUT_S, cases=[after_states], start_method="fork",
+                             state=state, case=f"with fork workers {STATE_WORDS[state]}"):
+            if not state_kept(run):
+                continue
+            expect(not (p := extra_items(sorted(v for _, _, v in run["items"]), sorted(run["alone"]))),
+                   f"DataLoader(ShardedRange({run['n']}), num_workers={run['k']}, batch_size=None) with fork workers, the "
+                   f"dataset {STATE_WORDS[state]}:\n  {p}\n  (read which worker runs in every __iter__; keep nothing of it "
+                   "on the dataset)")
+    # Worker counts a pool per case would make costly, and a dataset in every state before the workers get it: the
+    # workers are simulated in one process (torch's worker information set for one worker after the other).
+    simulated = [{"n": n, "k": k, "state": "fresh"} for n, k in ctx.boundaries(
+        n_9_k_6_rounded_blocks=(9, 6), n_10_k_4_rounded_blocks=(10, 4), n_11_k_6_rounded_blocks=(11, 6))]
+    (n_4_k_2,) = ctx.boundaries(n_4_k_2_after_each_state=(4, 2))
+    simulated += [{"n": n_4_k_2[0], "k": n_4_k_2[1], "state": state} for state in LATER_STATES]
     huge = [{"n": n, "k": k, "bounds_only": True} for n, k in ctx.boundaries(
         n_2_53_plus_1_k_1=(2**53 + 1, 1), n_2_53_plus_1_k_3=(2**53 + 1, 3))]
     for run in ctx.probe("sharding:range_in_simulated_workers", cases=simulated + huge, case="with simulated workers"):
@@ -164,13 +179,40 @@ def check_range_exactly_once_in_real_workers(ctx):
                    f"iterating: {problem}; compute the bounds with integers (// and %), never with float division")
             continue
         got, want = sorted(v for share in run["shares"] for v in share), sorted(run["alone"])
-        before = "after one pass over the dataset in the main process, " if run["main_pass_first"] else ""
-        if before and len(set(got)) == len(got):
-            continue  # after a main pass only a share fixed there shows (integers twice); a pass that yields less is fresh-iter's
-        expect(got == want, f"{before}{k} workers (worker information read with get_worker_info() in each) over ShardedRange({n}):\n"
+        if run["state"] != "fresh":
+            # after a state only a share fixed there shows (an integer twice); a pass that yields less is fresh-iter's
+            if not state_kept(run):
+                continue
+            expect(not (p := extra_items(got, want)), f"{k} workers (simulated) over ShardedRange({n}), the dataset "
+                   f"{STATE_WORDS[run['state']]}:\n  {p}, worker by worker {show(run['shares'])}\n  (read which worker runs "
+                   "in every __iter__; keep nothing of it on the dataset)")
+            continue
+        expect(got == want, f"{k} workers (worker information read with get_worker_info() in each) over ShardedRange({n}):\n"
                f"  expected each integer it yields without workers, {show(want)}, exactly once over all workers\n"
-               f"  got (sorted) {show(got)}, worker by worker {show(run['shares'])}"
-               + ("\n  (read which worker runs in every __iter__; keep nothing of it on the dataset)" if before else ""))
+               f"  got (sorted) {show(got)}, worker by worker {show(run['shares'])}")
+
+
+def state_kept(run):
+    """Whether a pass without workers over the dataset in the run's state yields what a fresh one does (``alone``).
+
+    Where it does not, the state changed the dataset itself (an iterator
+    kept on it, say): that is the fresh-iter checks' promise, and the worker
+    judges say nothing of that state.
+    """
+    return run.get("alone_in_state") is not None and sorted(run["alone_in_state"]) == sorted(run["alone"])
+
+
+def extra_items(got, want):
+    """What ``got`` holds more often than ``want`` (an item twice, or one from outside), in words, or None.
+
+    The judge of a state after which items may be missing: a pass that
+    yields less than a fresh one is the fresh-iter checks' promise.
+    """
+    extra = Counter(got) - Counter(want)
+    if not extra:
+        return None
+    return (f"expected each item at most as often as without workers ({show(want)}), got {show(sorted(extra.elements()))} "
+            f"more (all: {show(got)})")
 
 
 def huge_range_problem(n, shares):
@@ -357,10 +399,14 @@ def check_files_readers_in_real_workers(ctx):
     """
     # 11 files leave a remainder for 3, 4 and 6 readers
     files = PLAIN + ctx.boundaries(remainder_for_every_reader_count=["w0\n"])[0]
-    plans = ctx.boundaries(world_1_k_3=("fork", 1, 3), world_2_k_2=("fork", 2, 2), world_3_k_2=("fork", 3, 2))
-    for method, world, k in plans:
+    plans = [(*plan, "fresh") for plan in ctx.boundaries(world_1_k_3=("fork", 1, 3), world_2_k_2=("fork", 2, 2),
+                                                          world_3_k_2=("fork", 3, 2))]
+    (after_states,) = ctx.boundaries(world_1_k_2_after_each_state=("fork", 1, 2))
+    plans += [(*after_states, state) for state in LATER_STATES]
+    for method, world, k, state in plans:
+        before = f", the dataset {STATE_WORDS[state]}" if state != "fresh" else ""
         got = ctx.probe("sharding:files_in_workers", timeout=WORKER_TIMEOUT_S, contents=files, world=world, k=k, start_method=method,
-                        case=f"with {len(files)} files, world_size={world} and num_workers={k} ({method} workers)")
+                        state=state, case=f"with {len(files)} files, world_size={world} and num_workers={k} ({method} workers){before}")
         expect_a_reference(got["each_file"], files, "what each worker reads")
         for run in got["ranks"]:
             rank = run["rank"]
@@ -370,5 +416,13 @@ def check_files_readers_in_real_workers(ctx):
                 listing = list(range(len(files)))[reader :: world * k]
                 want = reads(got["each_file"], listing)
                 have = [v for ww, _, v in run["items"] if ww == w]
+                if state != "fresh":  # after a state only a share fixed there shows; fewer lines are fresh-iter's
+                    if not state_kept(run):
+                        continue
+                    expect(not (p := extra_items(have, want)), f"{method} workers, world_size={world}, rank={rank}, worker "
+                           f"{w} of {k} (reader {reader}){before}:\n  reader {reader} reads paths[{reader}::{world * k}] "
+                           f"(files {listing}): {p}\n  (read which worker runs in every __iter__; keep nothing of it on "
+                           "the dataset)")
+                    continue
                 expect(have == want, f"{method} workers, world_size={world}, rank={rank}, worker {w} of {k} (reader {reader}):\n"
                        f"  expected the lines of paths[{reader}::{world * k}] (files {listing}): {show(want)}\n  got {show(have)}")

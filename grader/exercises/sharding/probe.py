@@ -9,7 +9,7 @@ from pathlib import Path
 
 from torch.utils.data import DataLoader
 
-from grader.inside.probes.common import error_text, load_submission, plain, tagged_run
+from grader.inside.probes.common import error_text, in_state, load_submission, plain, tagged_run
 
 
 def _items(iterable):
@@ -67,26 +67,42 @@ def range_in_process(ns):
     return out
 
 
-def range_in_workers(cases, start_method):
+def range_in_workers(cases, start_method, state="fresh"):
     """For each (n, k): what each of k real workers yielded for ShardedRange(n), the type names of those items as the
     workers yielded them (``types``: batch_size=None passes each item through unconverted, and pickling keeps a NumPy
-    integer one), and what a fresh ShardedRange(n) yields in this process without workers (``alone``)."""
+    integer one), and what a fresh ShardedRange(n) yields in this process without workers (``alone``). The dataset is
+    put in ``state`` (common.STATES) before the DataLoader gets it."""
     module = load_submission("sharding")
     out = []
     for n, k in cases:
-        batches = tagged_run(module.ShardedRange(n), start_method, num_workers=k, batch_size=None)
+        batches = tagged_run(in_state(module.ShardedRange(n), state), start_method, num_workers=k, batch_size=None)
         out.append({"n": n, "k": k, "probe_pid": os.getpid(), "items": [[w, pid, plain(x)] for w, pid, x in batches],
                     "types": sorted({type(x).__name__ for _w, _pid, x in batches}),
-                    "alone": [plain(x) for x in module.ShardedRange(n)]})
+                    "alone": [plain(x) for x in module.ShardedRange(n)],
+                    "alone_in_state": _pass_in_state(lambda: module.ShardedRange(n), state)})
     return out
 
 
+def _pass_in_state(make, state):
+    """What one pass without workers yields over a fresh ``make()`` put in ``state`` (common.STATES), bounded; None
+    when it raises. A worker judge speaks for a state only where this equals a fresh pass: where it does not, the
+    state changed what the dataset yields, which is the fresh-iter checks' promise."""
+    if state == "fresh":
+        return None
+    try:
+        return [plain(x) for x in itertools.islice(in_state(make(), state), 100_000)]
+    except NotImplementedError:
+        raise
+    except Exception:
+        return None
+
+
 def range_in_simulated_workers(cases):
-    """For each {n, k, main_pass_first}: what each of k workers yields for ShardedRange(n), the workers simulated in
+    """For each {n, k, state}: what each of k workers yields for ShardedRange(n), the workers simulated in
     this process: torch's worker information (what ``get_worker_info()`` returns, however it was imported) is set for
-    one worker after the other, each iterating its own pickled copy of the dataset, as a spawn worker gets it. With
-    ``main_pass_first`` the dataset is iterated once in this process before it is copied (as a DataLoader's dataset
-    often is, e.g. to count it). ``alone``: what a fresh ShardedRange(n) yields without workers. Costs no process:
+    one worker after the other, each iterating its own pickled copy of the dataset, as a spawn worker gets it. The
+    dataset is first put in ``state`` (common.STATES, fresh by default; a DataLoader's dataset is often iterated in
+    this process first, e.g. to count it). ``alone``: what a fresh ShardedRange(n) yields without workers. Costs no process:
     many worker counts are tried for the price of one pass each. With ``bounds_only`` (n too large to iterate) each
     share is the bounds of the worker's range iterator (:func:`_range_bounds`), and nothing is iterated."""
     from torch.utils.data._utils import worker as torch_worker
@@ -95,10 +111,7 @@ def range_in_simulated_workers(cases):
     out = []
     for case in cases:
         n, k = case["n"], case["k"]
-        dataset = module.ShardedRange(n)
-        if case.get("main_pass_first"):
-            for _ in dataset:
-                pass
+        dataset = in_state(module.ShardedRange(n), case.get("state", "fresh"))
         shares = []
         for worker_id in range(k):
             copy = pickle.loads(pickle.dumps(dataset))
@@ -116,7 +129,8 @@ def range_in_simulated_workers(cases):
             finally:
                 torch_worker._worker_info = None
         alone = None if case.get("bounds_only") else [plain(x) for x in itertools.islice(module.ShardedRange(n), 4 * n + 8)]
-        out.append({**case, "shares": shares, "alone": alone})
+        in_state_alone = None if case.get("bounds_only") else _pass_in_state(lambda: module.ShardedRange(n), case.get("state", "fresh"))
+        out.append({**case, "shares": shares, "alone": alone, "alone_in_state": in_state_alone})
     return out
 
 
@@ -193,15 +207,19 @@ def files_memory(file_mb):
     return {"lines": count, "lengths": sorted(lengths)[:5]}
 
 
-def files_in_workers(contents, world, k, start_method):
+def files_in_workers(contents, world, k, start_method, state="fresh"):
     """ShardedFiles with k real workers on every rank of a simulated world: items per (rank, worker), and what
-    each file yields alone in this process (``each_file``, see files_in_process)."""
+    each file yields alone in this process (``each_file``, see files_in_process). Each rank's dataset is put in
+    ``state`` (common.STATES) before the DataLoader gets it."""
     module = load_submission("sharding")
     paths = write_files(contents)
     out = []
     for rank in range(world):
-        batches = tagged_run(module.ShardedFiles(paths, rank=rank, world_size=world), start_method, num_workers=k, batch_size=None)
-        out.append({"rank": rank, "probe_pid": os.getpid(), "items": [[w, pid, plain(x)] for w, pid, x in batches]})
+        dataset = in_state(module.ShardedFiles(paths, rank=rank, world_size=world), state)
+        batches = tagged_run(dataset, start_method, num_workers=k, batch_size=None)
+        out.append({"rank": rank, "probe_pid": os.getpid(), "items": [[w, pid, plain(x)] for w, pid, x in batches],
+                    "alone": [plain(x) for x in module.ShardedFiles(paths, rank=rank, world_size=world)],
+                    "alone_in_state": _pass_in_state(lambda: module.ShardedFiles(paths, rank=rank, world_size=world), state)})
     return {"ranks": out, "each_file": _each_file(module, paths)}
 
 

@@ -15,6 +15,7 @@ from torch.utils.data import DataLoader, get_worker_info
 from grader.inside import loader_deaths
 from grader.inside.child import load_submission
 from grader.shared.common import probe_module
+from grader.shared.states import STATES
 
 
 def load(exercise):
@@ -134,6 +135,51 @@ def tagged_run(dataset, start_method, num_workers=2, collate_fn=None, **kwargs):
     """[(worker id, pid, data)] for every batch a real worker pool yields, in arrival order."""
     with worker_batches(dataset, start_method, num_workers, collate_fn=Tagged(collate_fn), **kwargs) as it:
         return [(b["worker"], b["pid"], b["data"]) for b in it]
+
+
+#: The most items a state's passes take: a stream that never ends is another promise's to judge.
+STATE_PASS_LIMIT = 100_000
+
+
+def in_state(dataset, state):
+    """``dataset`` put in ``state`` (one of :data:`STATES`): the same object after its passes, or its pickled copy.
+
+    What the passes yield is not kept: the fresh-iter checks judge it. A
+    pass that raises leaves the object as it is (those checks judge that
+    too); a stub's NotImplementedError propagates.
+    """
+    import itertools
+    import pickle
+
+    def attempt(run):
+        try:
+            run()
+        except NotImplementedError:
+            raise
+        except Exception:
+            pass
+
+    if state == "fresh":
+        return dataset
+    if state == "pickled":
+        return pickle.loads(pickle.dumps(dataset))
+    if state == "after_a_pass":
+        attempt(lambda: sum(1 for _ in itertools.islice(iter(dataset), STATE_PASS_LIMIT)))
+    elif state == "after_a_partial_pass":
+        attempt(lambda: list(itertools.islice(iter(dataset), 2)))
+    elif state == "after_interleaved_passes":
+        def interleave():
+            one, two = iter(dataset), iter(dataset)
+            for _ in range(STATE_PASS_LIMIT):
+                if next(one, _END) is _END and next(two, _END) is _END:
+                    break
+        attempt(interleave)
+    else:
+        raise ValueError(f"unknown state {state!r}: one of {', '.join(STATES)}")
+    return dataset
+
+
+_END = object()
 
 
 def plain(value):

@@ -1,4 +1,6 @@
-# RIGHT: raises TypeError for a batch that mixes dtypes (outside the contract), widens each row to int64 first and pads it there with F.pad.
+# WRONG: widens each row to int64 and pads it with F.pad(value=pad_id), a float, so a pad_id beyond 2**53 comes back rounded (pad_id=2**53 + 1 is written as 2**53).
+# breaks: collate.right_padding
+# witness of: test_collate.py::test_a_pad_id_beyond_float_precision_is_written_exact
 import torch.nn.functional as F
 
 ### BEGIN SOLUTION pad_collate
