@@ -10,10 +10,12 @@ pools it changes.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from grader import registry
 from grader.engine.checking import expect, shared_probe, show
+from grader.shared.states import STATE_WORDS
 
 
 def batches_of(epoch):
@@ -106,19 +108,15 @@ def check_epoch_partitions_the_indices(ctx):
     """
     for n, bs, pool, drop, got in size_runs(ctx):
         (epoch,) = got["epochs"]
-        call = call_text(n, bs, pool, drop)
-        indices = sorted(i for b in batches_of(epoch) for i in b)
-        short = n % bs
-        want = list(range(n))
-        sizes = sorted(len(b) for b in batches_of(epoch))
-        if drop:
-            expect(len(indices) == n - short and len(set(indices)) == len(indices) and set(indices) <= set(want),
-                   f"{call}: expected {n - short} distinct indices from range({n}), got {show(indices)}")
-            expect(all(s == bs for s in sizes), f"{call}: with drop_last every batch must be full, got sizes {sizes}")
-        else:
-            expect(indices == want, f"{call}: expected every index of range({n}) exactly once, got {show(indices)}")
-            want_sizes = sorted([bs] * (n // bs) + ([short] if short else []))
-            expect(sizes == want_sizes, f"{call}: expected batch sizes {want_sizes}, got {sizes} (only the final pool may leave a short batch)")
+        problem = partition_problem(epoch, n, bs, drop)
+        expect(not problem, f"{call_text(n, bs, pool, drop)}: {problem}")
+    # Every epoch of a sampler in every state partitions the indices: after a whole or a partial epoch, two iterators
+    # taken in turns, a pickled copy, a generator re-seeded.
+    for n, bs, pool, drop in ctx.boundaries(states_37_by_4_pools_of_2=(37, 4, 2, False), states_37_by_4_drop_last=(37, 4, 2, True)):
+        got = states_run(ctx, n, bs, pool, drop)
+        for state, epoch in state_epochs(got):
+            problem = partition_problem(epoch, n, bs, drop)
+            expect(not problem, f"{call_text(n, bs, pool, drop)}, the sampler {state}:\n  {problem}")
     # drop_last drops the short batch, which is one end of the sorted final pool: with one pool over distinct lengths, the
     # indices not yielded are those of the 5 shortest or the 5 longest lengths, in every epoch (never 5 drawn at random).
     (pool,) = ctx.boundaries(one_pool_drop_last_distinct_lengths=1000)
@@ -136,6 +134,54 @@ def check_epoch_partitions_the_indices(ctx):
         expect(dropped in ends, f"{call_text(37, 8, pool, True)} over 37 distinct lengths (one pool): the indices not yielded "
                f"have lengths {sorted(lengths[i] for i in dropped)}; expected the short batch of the sorted pool, the 5 shortest "
                "([0, 1, 2, 3, 4]) or the 5 longest ([32, ..., 36]): sort and slice first, then drop the short batch")
+
+
+#: The lengths of the state runs: small, with ties.
+STATE_LENGTHS = [(5 * i) % 11 for i in range(37)]
+
+
+def states_run(ctx, n, batch_size, pool_batches, drop_last):
+    """The probe's epoch_states over the first ``n`` of STATE_LENGTHS (a seed of the run's own), shared by the checks."""
+    seed = int(ctx.rng("states").integers(0, 2**31))
+    return shared_probe(ctx, "bucketing:epoch_states", lengths=STATE_LENGTHS[:n], batch_size=batch_size,
+                        pool_batches=pool_batches, drop_last=drop_last, seed=seed)
+
+
+def state_epochs(got):
+    """[(the state in words, one epoch)] of an epoch_states run, every epoch of every state that did not raise."""
+    found = []
+    for state, value in got.items():
+        if value and value[0] == "error":
+            continue  # a state that raises is judged by the checks of what raised
+        if state == "fresh":
+            found.append(("fresh", value))
+        elif state == "after_interleaved_passes":
+            found += [(f"{STATE_WORDS[state]}, iterator {k + 1}", epoch) for k, epoch in enumerate(value)]
+        elif state == "reseeded":
+            found += [(f"after two epochs and its generator re-seeded, epoch {k + 1}", epoch) for k, epoch in enumerate(value[1])]
+        else:
+            found.append((STATE_WORDS[state], value))
+    return found
+
+
+def partition_problem(epoch, n, bs, drop):
+    """Why ``epoch`` (batches as the probe gives them) is not every index of range(n) once in batches of ``bs`` (the
+    short batch dropped with ``drop``), in words, or None."""
+    indices = sorted(i for b in batches_of(epoch) for i in b)
+    sizes = sorted(len(b) for b in batches_of(epoch))
+    short = n % bs
+    if drop:
+        if not (len(indices) == n - short and len(set(indices)) == len(indices) and set(indices) <= set(range(n))):
+            return f"expected {n - short} distinct indices from range({n}), got {show(indices)}"
+        if not all(size == bs for size in sizes):
+            return f"with drop_last every batch must be full, got sizes {sizes}"
+        return None
+    if indices != list(range(n)):
+        return f"expected every index of range({n}) exactly once, got {show(indices)}"
+    want_sizes = sorted([bs] * (n // bs) + ([short] if short else []))
+    if sizes != want_sizes:
+        return f"expected batch sizes {want_sizes}, got {sizes} (only the final pool may leave a short batch)"
+    return None
 
 
 def check_huge_pool_gives_sorted_slices(ctx):
@@ -198,6 +244,12 @@ def three_epochs(ctx):
     return seed, pools, single
 
 
+def moves(epochs):
+    """Whether ``epochs`` are not all one epoch: epochs that repeat one another (randomness drawn once) are
+    check_generator_replays_and_advances's promise, so a distribution is judged only where the epochs change."""
+    return len({str(epoch) for epoch in epochs}) > 1
+
+
 def check_batch_order_is_shuffled(ctx):
     """Proves the order of all the batches is shuffled: not shortest first or in pool order, and the short batch not
     kept at one place (last, say) epoch after epoch."""
@@ -209,6 +261,50 @@ def check_batch_order_is_shuffled(ctx):
     share = sum(a < b for a, b in zip(firsts, firsts[1:])) / max(1, len(firsts) - 1)
     expect(0.2 < share < 0.8, f"the batches came out {'sorted' if share >= 0.8 else 'reverse sorted'} by length "
            f"(their shortest lengths in order: {show(firsts, 200)}); shuffle the order of the batches with the generator")
+    # Every order equally likely, judged from a fixed number of draws with bounds every right answer meets under any
+    # seed (each bound is more than 4 standard deviations from the mean of a uniform order):
+    # - one pool over 6 distinct lengths in batches of 2 gives the same 3 batches every epoch: over 300 epochs each of
+    #   their 6 orders comes about 50 times, and at least 20;
+    # - over 5 lengths in batches of 2 with pools of one batch the short batch falls at each of its 3 places about 100
+    #   times in 300 epochs, and at least 50;
+    # - batches of different pools interleave: with pools of 4 batches over 320 distinct lengths, 4 batches that follow
+    #   one another come from one pool (their length ranges never overlap) in about 3 of 30 aligned blocks, where pools
+    #   yielded one after the other give 30 of 30; pools of another size shuffled together give about 15 (that size is
+    #   check_pools_cut_padding_and_one_batch_pools_do_not's promise), so the bound is 24.
+    one_pool, pools_of_one, pools_of_4 = ctx.boundaries(six_orders_of_three_batches=1000, short_batch_places=1,
+                                                        pools_interleave=4)
+    six = shared_probe(ctx, "bucketing:batch_orders", lengths=[0, 1, 2, 3, 4, 5], batch_size=2, pool_batches=one_pool,
+                       seed=11, count=300)
+    orders = {}
+    for epoch in six if moves(six) else []:
+        if epoch["batches"] == 3 and None not in epoch["shortest"]:
+            ranks = tuple(sorted(range(3), key=lambda k: epoch["shortest"][k]))
+            orders[ranks] = orders.get(ranks, 0) + 1
+    if sum(orders.values()) >= 200:
+        rarest = min(orders.get(o, 0) for o in itertools.permutations(range(3)))
+        expect(rarest >= 20, f"{call_text(6, 2, one_pool, False)} over lengths [0, 1, 2, 3, 4, 5] (one pool: the same 3 "
+               f"batches every epoch), 300 epochs: their 6 orders came {show(sorted(orders.values(), reverse=True))} times, "
+               f"one only {rarest} times (about 50 each expected): every order of the batches must be equally likely "
+               "(torch.randperm over all the batches)")
+    five = shared_probe(ctx, "bucketing:batch_orders", lengths=[0, 1, 2, 3, 4], batch_size=2, pool_batches=pools_of_one,
+                        seed=11, count=300)
+    places = [e["sizes"].index(1) for e in five if e["batches"] == 3 and sorted(e["sizes"]) == [1, 2, 2]]
+    if moves(five) and len(places) >= 200:
+        counts = [places.count(k) for k in range(3)]
+        expect(min(counts) >= 50, f"{call_text(5, 2, pools_of_one, False)}, 300 epochs: the short batch came first, second "
+               f"and last {counts[0]}, {counts[1]} and {counts[2]} times (about 100 each expected): shuffle the order of all "
+               "the batches, the short one among them, so that it falls at every place equally often")
+    distinct = [(97 * i) % 320 for i in range(320)]
+    blocks = together = 0
+    for epoch in run(ctx, distinct, 8, pools_of_4, False, seed=5, count=3, replay=False)["epochs"]:
+        spans = [(min(distinct[i] for i in b), max(distinct[i] for i in b)) for b in batches_of(epoch) if b]
+        for k in range(0, len(spans) - 3, 4):
+            block = sorted(spans[k : k + 4])
+            blocks += 1
+            together += all(a[1] < b[0] for a, b in zip(block, block[1:]))
+    expect(blocks < 20 or together <= 24, f"{call_text(320, 8, pools_of_4, False)} over 320 distinct lengths, 3 epochs: "
+           f"{together} of {blocks} blocks of 4 batches in a row were one pool's (their length ranges do not overlap), about "
+           "3 expected: the batches of all the pools are shuffled together, not pool after pool")
     _seed, pools, single = three_epochs(ctx)
     # Epochs that repeat one another (randomness drawn once) are the generator check's promise: only epochs whose
     # order changes can show a short batch kept in place.
@@ -240,6 +336,16 @@ def check_generator_replays_and_advances(ctx):
     orders = {tuple(tuple(sorted(b)) for b in batches_of(epoch)) for epoch in single["epochs"]}
     expect(len(orders) == 3, "with one pool over the whole dataset (pool_batches=1000), three epochs did not give three "
            "batch orders: shuffle the order of all the batches with the generator, every epoch")
+    # A generator re-seeded with the same seed replays the same sequence of epochs, also after some epochs.
+    n, bs, pool = ctx.boundaries(reseeded_after_two_epochs=(37, 4, 2))[0]
+    reseeded = states_run(ctx, n, bs, pool, False)["reseeded"]
+    # epochs that do not partition the indices are check_epoch_partitions_the_indices's to judge
+    if reseeded and reseeded[0] != "error" and not any(partition_problem(e, n, bs, False) for e in reseeded[0] + reseeded[1]):
+        first, again = reseeded
+        expect(first == again, f"{call_text(n, bs, pool, False)}: after two epochs the generator was re-seeded with its seed "
+               f"(generator.manual_seed(seed)), and the next two epochs differ from the first two:\n  first two {show(first)}\n"
+               f"  after     {show(again)}\n  draw from the generator you were given at every epoch: keep no copy of it, nor "
+               "of a seed or a permutation drawn once")
     moved = [name for name, same in got["globals_unchanged"].items() if not same]
     expect(not moved, f"with a generator, the global RNG of {', '.join(moved)} was used; all randomness must come from the generator")
 

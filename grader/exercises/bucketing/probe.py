@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
 import torch
 
-from grader.inside.probes.common import construction_outcome, error_text, load_submission, plain
+from grader.inside.probes.common import construction_outcome, error_text, in_state, load_submission, plain
 
 
 def _global_states():
@@ -74,6 +75,75 @@ def epochs(lengths, batch_size, pool_batches, drop_last, seed, count, replay=Tru
         result["replay"] = [_epoch(s) for s in [sampler()] for _ in range(count)]
     result["globals_unchanged"] = _unchanged(before)
     return result
+
+
+def batch_orders(lengths, batch_size, pool_batches, seed, count):
+    """``count`` epochs of one sampler with ``torch.Generator().manual_seed(seed)``, each as its batches' sizes and
+    shortest lengths in the order yielded (at most 64 batches an epoch, and how many there were): what a judge of the
+    batch order's distribution needs, small however many epochs it draws."""
+    module = load_submission("bucketing")
+    sampler = module.BucketBatchSampler(list(lengths), batch_size, pool_batches=pool_batches,
+                                        generator=torch.Generator().manual_seed(seed))
+    out = []
+    for _ in range(count):
+        sizes, shortest, total = [], [], 0
+        for batch in itertools.islice(iter(sampler), 100_000):
+            total += 1
+            if total <= 64:
+                items = [int(i) for i in batch]
+                sizes.append(len(items))
+                shortest.append(min((lengths[i] for i in items if 0 <= i < len(lengths)), default=None))
+        out.append({"batches": total, "sizes": sizes, "shortest": shortest})
+    return out
+
+
+def epoch_states(lengths, batch_size, pool_batches, drop_last, seed):
+    """Epochs of a sampler with ``torch.Generator().manual_seed(seed)`` in every state (common.STATES), a new sampler
+    for each: ``fresh``; ``after_a_pass`` and ``after_a_partial_pass`` (the epoch after them); ``after_interleaved_passes``
+    (the two epochs of two iterators taken in turns, a batch of each at a time); ``pickled`` (a pickled copy's epoch);
+    and ``reseeded``: two epochs, then the generator re-seeded with ``seed`` and two more (``[first two, two after]``).
+    A state that raises gives ``["error", "<Type>: <message>"]``: the other states' data stands."""
+    module = load_submission("bucketing")
+
+    def sampler(generator=None):
+        return module.BucketBatchSampler(list(lengths), batch_size, pool_batches=pool_batches, drop_last=drop_last,
+                                         generator=generator or torch.Generator().manual_seed(seed))
+
+    def interleaved():
+        shared = sampler()
+        one, two, got = iter(shared), iter(shared), [[], []]
+        for _ in range(100_000):  # bounded: an epoch that never ends is another promise's
+            a, b = next(one, _END), next(two, _END)
+            if a is _END and b is _END:
+                break
+            got[0] += _epoch([a]) if a is not _END else []
+            got[1] += _epoch([b]) if b is not _END else []
+        return got
+
+    def reseeded():
+        generator = torch.Generator().manual_seed(seed)
+        one = sampler(generator)
+        first = [_epoch(one), _epoch(one)]
+        generator.manual_seed(seed)
+        return [first, [_epoch(one), _epoch(one)]]
+
+    def attempt(make):
+        try:
+            return make()
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            return ["error", error_text(exc, 200)]
+
+    return {"fresh": attempt(lambda: _epoch(sampler())),
+            "after_a_pass": attempt(lambda: _epoch(in_state(sampler(), "after_a_pass"))),
+            "after_a_partial_pass": attempt(lambda: _epoch(in_state(sampler(), "after_a_partial_pass"))),
+            "after_interleaved_passes": attempt(interleaved),
+            "pickled": attempt(lambda: _epoch(in_state(sampler(), "pickled"))),
+            "reseeded": attempt(reseeded)}
+
+
+_END = object()
 
 
 def without_generator(lengths, batch_size, torch_seed, pool_batches=50):
