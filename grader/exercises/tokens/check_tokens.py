@@ -108,6 +108,10 @@ def check_windows_are_int64_tensors_of_length_t(ctx):
     expect(not changed, f"TokenWindows(<{n} int64 tokens>, block_size={block}, dtype=numpy.int64)[0]: {' and '.join(changed)} "
            "changed when the file was rewritten after the read, so they view the read-only memmap; copy the window "
            "(window.astype(np.int64) copies even when the dtype is already int64; copy=False does not)")
+    # A window written into by the training loop (masking, say) and the dataset read again: the same window as before.
+    expect(not got.get("reread_changed"), f"TokenWindows(<{n} int64 tokens>, block_size={block}, dtype=numpy.int64): after "
+           "a write into the x and y that ds[1] returned, ds[1] read again gave other values, so the dataset hands out "
+           "the same tensors again (a cache of windows?); make each read return new tensors")
 
 
 def check_negative_and_out_of_range_indices(ctx):

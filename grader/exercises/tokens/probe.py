@@ -73,9 +73,29 @@ def windows_own_memory(n, block, dtype):
     if not (isinstance(item, tuple) and len(item) == 2 and all(isinstance(v, torch.Tensor) for v in item)):
         return {"type": describe(item)}
     before = [v.clone() for v in item]
+    reread = _written_then_read_again(ds)
     with open(path, "r+b") as f:  # the same bytes count, other values: a view of the file would follow them
         f.write((np.fromfile(path, dtype=dtype) + 1).astype(dtype).tobytes())
-    return {name: not torch.equal(value, saved) for name, value, saved in zip(("x", "y"), item, before)}
+    return {**{name: not torch.equal(value, saved) for name, value, saved in zip(("x", "y"), item, before)},
+            "reread_changed": reread}
+
+
+def _written_then_read_again(ds):
+    """Whether ds[1] read again differs after a write into the x and y the first ds[1] returned (it would if the
+    dataset kept and handed out the same tensors, a cache of windows); None when ds[1] gives no tensors to write into."""
+    try:
+        first = ds[1]
+        if not (isinstance(first, tuple) and len(first) == 2 and all(isinstance(v, torch.Tensor) for v in first)):
+            return None
+        saved = [v.clone() for v in first]
+        for v in first:
+            v.add_(7)
+        again = ds[1]
+        return not all(isinstance(v, torch.Tensor) and torch.equal(v, w) for v, w in zip(again, saved))
+    except NotImplementedError:
+        raise
+    except Exception:  # a window that cannot be written (a view of the read-only memmap) is the file check's to judge
+        return None
 
 
 def lengths(cases):
