@@ -24,7 +24,7 @@ from __future__ import annotations
 import pytest
 
 from grader.registry import EXERCISES
-from grader.tests.seed_invariance import SEEDS, reference_run
+from grader.tests.seed_invariance import SEEDS, OneSandbox, reference_run
 from grader.tools.authoring import contract_table as contract
 from grader.tools.authoring import corpus
 
@@ -41,3 +41,26 @@ def test_the_reference_passes_and_runs_the_boundaries_its_checks_name(exercise):
         assert ran == named.get(check, set()), (f"{check} names the boundaries {sorted(named.get(check, set()))} in its "
                                                 f"code but ran {sorted(ran)} on the reference")
     assert set(run["seeded"]) <= set(run["verdicts"])
+
+
+#: An answer from outside the corpus, made here from the reference: a window count one short, which makes other
+#: checks meet an index the submission calls out of range wherever the seeded draws reach the last window.
+LEN_LINE = "        return max(0, (self.n_tokens - self.block_size - 1) // self.stride + 1)\n"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_an_answer_from_outside_the_corpus_gets_the_same_verdicts_under_every_seed(tmp_path):
+    """Every check's verdict, not only the seeded ones', for a TokenWindows whose __len__ is one short, under each seed."""
+    source = (corpus.SOLUTIONS / "tokens.py").read_text()
+    assert source.count(LEN_LINE) == 1, "solutions/tokens.py's __len__ changed: make LEN_LINE its return line again"
+    short = tmp_path / "tokens.py"
+    short.write_text(source.replace(LEN_LINE, LEN_LINE.replace(" + 1)", ")")))
+    with OneSandbox(corpus.SOLUTIONS, "tokens") as box:
+        box.swap_in(short)
+        verdicts = {seed: box.verdicts(seed)[0] for seed in SEEDS}
+    first = verdicts[SEEDS[0]]
+    assert "failed" in first.values(), "a window count one short passed every check"
+    differ = {check: {seed: v[check] for seed, v in verdicts.items()} for check in first
+              if len({v[check] for v in verdicts.values()}) > 1}
+    assert not differ, f"verdicts that depend on the seed: {differ}"
