@@ -434,11 +434,8 @@ def check_same_batches_in_real_workers(ctx):
     (seqs,) = ctx.boundaries(short_final_batch=[[1, 2, 3], [4], [5, 6], [7, 8, 9, 10], [11], [12, 13], [14, 15, 16, 17, 18],
                                                 [19], [20, 21, 22], [23, 24], [25], [26, 27, 28, 29], [30]])
     batch_size = 3
-    # each batch of one dtype, a different one per batch: what a worker gets pickled is not only the default int64
-    dtypes = [dtype for dtype in ("int64", "int32", "uint8", "int16", "int8") for _ in range(batch_size)][:len(seqs)]
     pools = {method: POOL_WORKERS[method] for method in START_METHODS}
-    got = ctx.probe("collate:in_workers", timeout=WORKER_TIMEOUT_S, seqs=seqs, batch_size=batch_size, pools=pools,
-                    dtypes=dtypes)
+    got = ctx.probe("collate:in_workers", timeout=WORKER_TIMEOUT_S, seqs=seqs, batch_size=batch_size, pools=pools)
     want = got["in_process"]
     for method, batches in got["runs"].items():
         expect(len(batches) == len(want), f"with {method} workers: expected {len(want)} batches, as in the main process, got {len(batches)}")
