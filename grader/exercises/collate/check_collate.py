@@ -26,6 +26,7 @@ from grader.engine.checking import (
     show,
 )
 from grader.exercises.collate.tables import (
+    DEFAULT_PAD_ID,
     KEYS,
     call_text,
     case_key,
@@ -259,7 +260,7 @@ def check_input_ids_are_right_padded(ctx):
 
     def judge(case, got):
         problem = values(case, got)
-        if problem and abs(case.get("pad_id", 0)) > 2**24:
+        if problem and abs(case.get("pad_id", DEFAULT_PAD_ID)) > 2**24:
             problem += ("\n  pad_id is an int written as given: through a float (F.pad's value, pad_sequence's padding_value, "
                         "a float buffer) it rounds beyond 2**24 or 2**53; write it into an int64 table (torch.full(..., "
                         "pad_id, dtype=torch.long))")
