@@ -91,6 +91,17 @@ def test_a_pool_larger_than_the_data_gives_sorted_slices(lab, container):
                             f"of the lengths {want} (in some order), got {slices}")
 
 
+def test_lengths_beyond_float32_precision_sort_exactly(lab):
+    """Lengths are ints: 2**24 + 7, 2**24 + 8 and 2**24 + 9 are three lengths, though float32 holds all three as one."""
+    lengths = list(range(40))
+    random.Random(2).shuffle(lengths)
+    epoch = list(sampler(lab, [2**24 + x for x in lengths], 8, pool_batches=100))
+    slices = sorted(sorted(lengths[i] for i in b) for b in epoch)
+    want = [list(range(k, k + 8)) for k in range(0, 40, 8)]
+    assert slices == want, (f"lengths 2**24 + {sorted(lengths)[:3]}... in one pool: expected batches of the lengths 2**24 + "
+                            f"{want} (in some order), got 2**24 + {slices}: sort the int lengths, not a float32 copy of them")
+
+
 def test_batch_order_is_shuffled(lab):
     lengths = list(range(64))
     firsts = {min(lengths[i] for i in next(iter(sampler(lab, lengths, 4, seed=s, pool_batches=100)))) for s in range(8)}

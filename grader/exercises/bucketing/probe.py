@@ -8,7 +8,7 @@ import random
 import numpy as np
 import torch
 
-from grader.inside.probes.common import construction_outcome, error_text, in_state, load_submission, plain
+from grader.inside.probes.common import attempted, construction_outcome, error_text, in_state, load_submission, plain
 
 
 def _global_states():
@@ -127,20 +127,12 @@ def epoch_states(lengths, batch_size, pool_batches, drop_last, seed):
         generator.manual_seed(seed)
         return [first, [_epoch(one), _epoch(one)]]
 
-    def attempt(make):
-        try:
-            return make()
-        except NotImplementedError:
-            raise
-        except Exception as exc:
-            return ["error", error_text(exc, 200)]
-
-    return {"fresh": attempt(lambda: _epoch(sampler())),
-            "after_a_pass": attempt(lambda: _epoch(in_state(sampler(), "after_a_pass"))),
-            "after_a_partial_pass": attempt(lambda: _epoch(in_state(sampler(), "after_a_partial_pass"))),
-            "after_interleaved_passes": attempt(interleaved),
-            "pickled": attempt(lambda: _epoch(in_state(sampler(), "pickled"))),
-            "reseeded": attempt(reseeded)}
+    return {"fresh": attempted(lambda: _epoch(sampler())),
+            "after_a_pass": attempted(lambda: _epoch(in_state(sampler(), "after_a_pass"))),
+            "after_a_partial_pass": attempted(lambda: _epoch(in_state(sampler(), "after_a_partial_pass"))),
+            "after_interleaved_passes": attempted(interleaved),
+            "pickled": attempted(lambda: _epoch(in_state(sampler(), "pickled"))),
+            "reseeded": attempted(reseeded)}
 
 
 _END = object()

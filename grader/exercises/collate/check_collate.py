@@ -80,10 +80,6 @@ PAD_ID_BEYOND_2_24 = {"seqs": [[1, 2], [3]], "pad_id": 2**24 + 1}
 PAD_ID_BEYOND_2_53 = {"seqs": [[4], [5, 6, 7]], "pad_id": 2**53 + 1}
 
 
-def run(ctx, cases):
-    return ctx.probe("collate:run_cases", cases=cases)
-
-
 # ---------------------------------------------------------------- the cases of each check, and the pool of them all
 # Each builder returns one check's own inputs: its boundaries (recorded by ctx.boundaries) and its seeded random ones.
 
@@ -145,34 +141,48 @@ def memory_cases(ctx):
                           single=SINGLE) + random_cases(ctx.rng("inputs"), 10)
 
 
+#: Every check's case builder: the pool is their union.
+BUILDERS = (keys_cases, int64_cases, input_ids_cases, attention_mask_cases, mask_empty_cases, labels_cases, empty_cases,
+            dtype_cases, no_padding_cases, pad_outside_cases, memory_cases)
+
+
 def pool(ctx):
-    """The exercise's one pool: every check's cases, each once, with every result, ``[(case, result)]``; or None.
+    """The exercise's one pool: every check's cases, each once, with every result that came back, ``[(case, result)]``.
 
     Run once per grading (a shared probe): every judge meets every case its
-    promise speaks for, not only those its own check chose. None when the
-    pool's run gave no data (a hang, a crash or an oversized result on some
-    case): each check then runs its own cases alone, so one such case costs
-    only the checks that own it.
+    promise speaks for, not only those its own check chose. When that one
+    run gives no data (a hang, a crash or an oversized result, on some case
+    or only after many calls), the same cases run in pieces, one piece per
+    check, and the pool is every piece that came back: a piece that fails
+    costs the checks that own it (their own run fails), and every other
+    judge still meets every case of the pieces that returned, so an answer
+    cannot escape the crossing by failing only when called many times.
     """
-    cases = unique(keys_cases(ctx) + int64_cases(ctx) + input_ids_cases(ctx) + attention_mask_cases(ctx)
-                   + mask_empty_cases(ctx) + labels_cases(ctx) + empty_cases(ctx) + dtype_cases(ctx)
-                   + no_padding_cases(ctx) + pad_outside_cases(ctx) + memory_cases(ctx))
+    pieces = [build(ctx) for build in BUILDERS]
+    cases = unique([case for piece in pieces for case in piece])
     try:
-        results = shared_probe(ctx, "collate:run_cases", cases=cases)
+        return list(zip(cases, shared_probe(ctx, "collate:run_cases", cases=cases)))
     except ProbeProblem as problem:
         if problem.status == "failed":  # a stub: every check says so
             raise
-        return None
-    return list(zip(cases, results))
+    returned = {}
+    for piece in pieces:
+        try:
+            results = shared_probe(ctx, "collate:run_cases", cases=piece)
+        except ProbeProblem:
+            continue  # the checks that own this piece fail on it (results_of runs it for them)
+        for case, got in zip(piece, results):
+            returned.setdefault(case_key(case), (case, got))
+    return list(returned.values())
 
 
 def results_of(ctx, cases):
-    """The results of ``cases``: read from the pool, or run alone when the pool gave none."""
-    everything = pool(ctx)
-    if everything is None:
-        return run(ctx, cases)
-    found = {case_key(case): got for case, got in everything}
-    return [found[case_key(case)] for case in cases]
+    """The results of ``cases``, read from the pool; where the pool lacks one (its piece gave no data), ``cases`` run as
+    one probe, whose ProbeProblem fails the asking check."""
+    found = {case_key(case): got for case, got in pool(ctx)}
+    if all(case_key(case) in found for case in cases):
+        return [found[case_key(case)] for case in cases]
+    return shared_probe(ctx, "collate:run_cases", cases=cases)
 
 
 def judged_everywhere(ctx, own, judge, speaks_for):
@@ -180,10 +190,10 @@ def judged_everywhere(ctx, own, judge, speaks_for):
     other case of the pool whose call returned and that ``speaks_for(case)`` (the calls that raise are the owners' to
     judge); None when there is none."""
     problem = first_problem(own, results_of(ctx, own), judge)
-    if problem or (everything := pool(ctx)) is None:
+    if problem:
         return problem
     mine = {case_key(case) for case in own}
-    others = [(case, got) for case, got in everything
+    others = [(case, got) for case, got in pool(ctx)
               if case_key(case) not in mine and "error" not in got and speaks_for(case)]
     return first_problem([c for c, _ in others], [g for _, g in others], judge)
 

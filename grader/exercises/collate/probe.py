@@ -86,14 +86,13 @@ def _batch(data):
     return {"values": plain(data), "kinds": {str(k): describe(v) for k, v in parts}}
 
 
-def in_workers(seqs, batch_size, pools, dtypes=None):
-    """Batches of a DataLoader(collate_fn=pad_collate): in this process (num_workers=0), then with real
-    workers per start method ({method: workers}). ``dtypes``: each sequence's dtype name (int64 for all by default)."""
+def in_workers(seqs, batch_size, pools):
+    """Batches of a DataLoader(collate_fn=pad_collate) over int64 sequences: in this process (num_workers=0), then
+    with real workers per start method ({method: workers})."""
     module = load_submission("collate")
-    dtypes = dtypes or ["int64"] * len(seqs)
 
     def dataset():  # fresh tensors for every loader: one that pad_collate modified must not change the next
-        return [torch.tensor(s, dtype=DTYPES[d]) for s, d in zip(seqs, dtypes)]
+        return [torch.tensor(s, dtype=torch.long) for s in seqs]
 
     loader = torch.utils.data.DataLoader(dataset(), batch_size=batch_size, collate_fn=module.pad_collate)
     runs = {}

@@ -255,13 +255,21 @@ def check_files_last_line_and_empty_file(ctx):
     """Proves a last line without a trailing newline is still yielded, and an empty file yields nothing.
 
     Reads each file alone and judges how many lines come back and the last
-    one's text: how a line ending is removed is check_files_remove_only_the_line_ending's promise.
+    one's text, then a file without a final newline followed by another (its
+    last line is not joined to the next file's first): how a line ending is
+    removed is check_files_remove_only_the_line_ending's promise.
     """
     contents = ctx.boundaries(no_final_newline="x0\nx1", empty_file="")
     unterminated, empty = ctx.probe("sharding:files_each", contents=contents, case="over a file 'x0\\nx1' and an empty file")
     expect(len(unterminated) == 2 and unterminated[-1] == "x1", f"ShardedFiles([path]) over a file holding 'x0\\nx1' (no "
            f"newline after the last line): expected 2 lines, the last 'x1', got {show(unterminated)}")
     expect(empty == [], f"ShardedFiles([path]) over an empty file: expected no line, got {show(empty)}")
+    (then_another,) = ctx.boundaries(no_final_newline_then_another_file=["x0\nx1", "y0\n"])
+    got = ctx.probe("sharding:files_in_process", contents=then_another, scenarios=[{"rank": 0, "world": 1}])
+    have = values(got["scenarios"][0]["first"])
+    joined = not (len(have) == 3 and have[1] == "x1" and str(have[2]).rstrip("\r\n") == "y0")  # endings are another check's
+    expect(not joined, f"ShardedFiles(paths) over files {show(then_another)}: expected ['x0', 'x1', 'y0'] "
+           f"(a file's last line ends with its file, also without a newline), got {show(have)}")
 
 
 def either_way_controls(files):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from torch.utils.data import DataLoader
 
-from grader.inside.probes.common import error_text, in_state, load_submission, plain, tagged_run
+from grader.inside.probes.common import attempted, in_state, load_submission, plain, tagged_run
 
 
 def _items(iterable):
@@ -22,12 +22,7 @@ def later_passes(dataset):
     dropped), two iterators taken in turns, and a copy made by pickle (as a spawn worker gets it). A pass that raises
     gives ``[["error", "<Type>: <message>"]]``: it is the fresh-iter checks' to judge, and the others' data stands."""
     def attempt(make):
-        try:
-            return make()
-        except NotImplementedError:
-            raise
-        except Exception as exc:
-            return [["error", error_text(exc, 200)]]
+        return attempted(make, lambda text: [["error", text]])
 
     def after_partial():
         partial = iter(dataset)

@@ -141,6 +141,17 @@ def tagged_run(dataset, start_method, num_workers=2, collate_fn=None, **kwargs):
 STATE_PASS_LIMIT = 100_000
 
 
+def attempted(make, error=lambda text: ["error", text]):
+    """``make()``, or ``error("<Type>: <message>")`` when it raises: a state whose pass raises gives data the checks
+    judge, and the other states' data stands. A stub's NotImplementedError propagates."""
+    try:
+        return make()
+    except NotImplementedError:
+        raise
+    except Exception as exc:
+        return error(error_text(exc, 200))
+
+
 def in_state(dataset, state):
     """``dataset`` put in ``state`` (one of :data:`STATES`): the same object after its passes, or its pickled copy.
 
@@ -152,12 +163,7 @@ def in_state(dataset, state):
     import pickle
 
     def attempt(run):
-        try:
-            run()
-        except NotImplementedError:
-            raise
-        except Exception:
-            pass
+        attempted(run, lambda text: None)
 
     if state == "fresh":
         return dataset
