@@ -244,6 +244,19 @@ def test_whole_batches_in_worker_processes(lab, token_file, start_method):
                                                               f"read_batch in this process: expected x {ex.tolist()}, got {gx.tolist()}")
 
 
+def test_the_memmap_is_opened_on_first_use(lab, tmp_path):
+    """__init__ and len() need only the file's size: no np.memmap is open on the dataset before a window is read."""
+    path = tmp_path / "tokens.bin"
+    np.arange(1000, dtype=np.uint16).tofile(path)
+    ds = lab.tokens.TokenWindows(path, block_size=8)
+    assert len(ds) == 992, f"len() of 1,000 tokens with block_size=8 should be 992, got {len(ds)}"
+    opened = sorted(name for name, value in vars(ds).items() if isinstance(value, np.memmap))
+    assert not opened, (f"after __init__ and len() alone, {opened} already hold a np.memmap: open it when tokens are first "
+                        "needed (__getitem__, read_batch), not in __init__ or len()")
+    x, y = ds[0]
+    assert x.tolist() == list(range(8)), f"ds[0] should give x = tokens 0..7, got {x.tolist()}"
+
+
 def test_never_reads_the_file_whole(lab, tmp_path):
     """Traces Python's and NumPy's allocations: a memmap's pages are not allocations, a copy of the file is."""
     path = tmp_path / "large.bin"

@@ -386,13 +386,18 @@ def check_never_reads_the_file_whole(ctx):
     Peak memory is measured from outside the student's process (the
     sandbox's zygote, from the kernel's accounting); nothing is pickled
     there. The three windows must come back as (x, y) pairs of block_size
-    tokens (their values are the window checks' promise).
+    tokens (their values are the window checks' promise). And the memmap is
+    opened on first use: after __init__ and len() alone, the kernel lists no
+    mapping of the file in the process (where it keeps such a list).
     """
     (file_mb,) = ctx.boundaries(file_of_60_mb=60)
     result = ctx.run_probe("tokens:laziness", file_mb=file_mb, block=64,  # under the sandbox's 64 MB file-size limit
                            case="on a 60 MB token file (all zeros), block_size=64")
     expect(result.data["windows_read"] == 3, "ds[0], ds[n // 2] and ds[n - 1] of a 60 MB token file did not all give an (x, y) "
            "pair of block_size tokens each, so the memory that reading takes could not be judged")
+    expect(result.data.get("mapped_before_use") is not True, "TokenWindows(...) and len() over a 60 MB token file left the "
+           "file memory-mapped before any window was read (the kernel's list of this process's mappings shows it): "
+           "open the memmap on first use; __init__ and len() need only the file's size (os.path.getsize)")
     expect(result.rss_growth_mb < 30, f"TokenWindows(...), len(), 3 windows and a batch of 3 of a 60 MB token file raised "
            f"peak memory by {result.rss_growth_mb} MB: the file was read (or widened) whole; use np.memmap so only the "
            "touched pages are read, and widen one window at a time")
