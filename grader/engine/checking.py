@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from grader import registry
+from grader.engine import promise_states
 from grader.sandbox import Sandbox
 from grader.shared.common import probe_module
 
@@ -128,6 +129,7 @@ class Context:
     exercise_deadlines: dict = field(default_factory=dict)  # exercise -> time.monotonic() its budget ends
     exercise: str = ""  # the running check's exercise ("" when the caller named none: no exercise budget)
     boundaries_run: dict = field(default_factory=dict)  # check nodeid -> {boundary name: None} it ran (see boundaries())
+    states_run: dict = field(default_factory=dict)  # check nodeid -> {state: None} its promises speak for (see states())
 
     def begin_check(self, nodeid, exercise=""):
         """Start the budget of check ``nodeid``: :data:`CHECK_BUDGET_S` times ``timeout_scale`` seconds, or what is
@@ -174,6 +176,19 @@ class Context:
         for name in cases:
             ran.setdefault(name, None)
         return list(cases.values())
+
+    def states(self, exercise):
+        """The later states (grader.shared.states.LATER_STATES) that the running check's promises speak for, in order.
+
+        Their union, read from the ``states`` fields of ``exercise``'s promise
+        file (grader.engine.promise_states; no field: all of them), recorded
+        as run by the current check. A check that crosses its object with
+        states asks here which, so that a promise's entry decides it.
+        """
+        name = self.current.rpartition("::")[2]
+        found = promise_states.states_by_check(exercise).get(name, promise_states.LATER_STATES)
+        self.states_run.setdefault(self.current, {}).update(dict.fromkeys(found))
+        return found
 
     def run_probe(self, probe: str, timeout=IN_PROCESS_TIMEOUT_S, *, case="", flags_out=None, **args):
         """Run the probe ``probe`` ("<module>:<function>": ``collate:basic``, ``common:load``; see grader.shared.common.probe_module) in the sandbox.

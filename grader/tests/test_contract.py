@@ -18,6 +18,9 @@ import pytest
 
 from grader import registry
 from grader.commands import contract as contract_command
+from grader.engine import promise_states
+from grader.engine.checking import Context
+from grader.shared.states import LATER_STATES
 from grader.tools.authoring import contract_doc, public_promises
 from grader.tools.authoring import contract_table as contract
 
@@ -144,3 +147,31 @@ def test_the_contract_page_needs_its_markers():
         contract_doc.with_block("no markers here\n", "table\n")
     text = f"a\n{contract_doc.BEGIN}\nold\n{contract_doc.END}\nb\n"
     assert contract_doc.with_block(text, "new\n") == f"a\n{contract_doc.BEGIN}\nnew\n{contract_doc.END}\nb\n"
+
+
+def test_a_states_field_is_checked_and_steers_the_checks_that_ask(tmp_path, monkeypatch):
+    """A promise's states field: its names exist, and one of its checks asks ctx.states; the check meets their union."""
+    crossing = sorted(contract.checks_crossing_states("bucketing"))[0]
+    fresh_only = dataclasses.replace(promise(id="bucketing.demo"), checks=(crossing,), states=())
+    assert contract.entry_problems([fresh_only]) == [] and contract.boundary_problems([fresh_only]) == []
+    assert "unknown states ['after_lunch']" in contract.entry_problems([dataclasses.replace(fresh_only, states=("after_lunch",))])[0]
+    assert "leave it out" in contract.entry_problems([dataclasses.replace(fresh_only, states=("fresh",))])[0]
+    assert "names a state twice" in contract.entry_problems([dataclasses.replace(fresh_only, states=("pickled",) * 2)])[0]
+    useless = contract.boundary_problems([dataclasses.replace(promise(), checks=(CHECKS["collate"][0],), boundaries=(), states=())])
+    assert len(useless) == 1 and "would change nothing" in useless[0]
+    # the union over the promises that name a check, in LATER_STATES order; no field means all of them
+    path = tmp_path / "promises.toml"
+    path.write_text('[[promise]]\nchecks = ["check_a"]\nstates = ["pickled"]\n\n'
+                    '[[promise]]\nchecks = ["check_a", "check_b"]\nstates = ["after_a_pass"]\n\n[[promise]]\nchecks = ["check_c"]\n')
+    got = promise_states._states_by_check(str(path), "bucketing", 0)
+    assert got == {"check_a": ("after_a_pass", "pickled"), "check_b": ("after_a_pass",), "check_c": LATER_STATES}
+    path.write_text('[[promise]]\nid = "bucketing.x"\nchecks = ["check_a"]\nstates = "pickled"\n')
+    with pytest.raises(promise_states.PromiseStatesError, match="bucketing.x: states must be a list"):
+        promise_states._states_by_check(str(path), "bucketing", 1)
+    # what a check asks is its promises' entry, recorded as run
+    monkeypatch.setattr(promise_states, "states_by_check", lambda exercise: {crossing: ("pickled",)})
+    ctx = Context(sandbox=None, seed=0)
+    ctx.begin_check(f"grader/exercises/bucketing/check_bucketing.py::{crossing}")
+    assert ctx.states("bucketing") == ("pickled",) and list(ctx.states_run[ctx.current]) == ["pickled"]
+    ctx.begin_check("check_no_promise_names")
+    assert ctx.states("bucketing") == LATER_STATES

@@ -141,10 +141,11 @@ STATE_LENGTHS = [(5 * i) % 11 for i in range(37)]
 
 
 def states_run(ctx, n, batch_size, pool_batches, drop_last):
-    """The probe's epoch_states over the first ``n`` of STATE_LENGTHS (a seed of the run's own), shared by the checks."""
+    """The probe's epoch_states over the first ``n`` of STATE_LENGTHS (a seed of the run's own), in the states the
+    running check's promises speak for (ctx.states), shared by the checks."""
     seed = int(ctx.rng("states").integers(0, 2**31))
     return shared_probe(ctx, "bucketing:epoch_states", lengths=STATE_LENGTHS[:n], batch_size=batch_size,
-                        pool_batches=pool_batches, drop_last=drop_last, seed=seed)
+                        pool_batches=pool_batches, drop_last=drop_last, seed=seed, states=list(ctx.states("bucketing")))
 
 
 def state_epochs(got):

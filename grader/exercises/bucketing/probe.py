@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from grader.inside.probes.common import attempted, construction_outcome, error_text, in_state, load_submission, plain
+from grader.shared.states import LATER_STATES
 
 
 def _global_states():
@@ -97,12 +98,13 @@ def batch_orders(lengths, batch_size, pool_batches, seed, count):
     return out
 
 
-def epoch_states(lengths, batch_size, pool_batches, drop_last, seed):
-    """Epochs of a sampler with ``torch.Generator().manual_seed(seed)`` in every state (common.STATES), a new sampler
-    for each: ``fresh``; ``after_a_pass`` and ``after_a_partial_pass`` (the epoch after them); ``after_interleaved_passes``
-    (the two epochs of two iterators taken in turns, a batch of each at a time); ``pickled`` (a pickled copy's epoch);
-    and ``reseeded``: two epochs, then the generator re-seeded with ``seed`` and two more (``[first two, two after]``).
-    A state that raises gives ``["error", "<Type>: <message>"]``: the other states' data stands."""
+def epoch_states(lengths, batch_size, pool_batches, drop_last, seed, states=LATER_STATES):
+    """Epochs of a sampler with ``torch.Generator().manual_seed(seed)``, a new sampler for each: ``fresh``; of the
+    later ``states`` (common.LATER_STATES), ``after_a_pass`` and ``after_a_partial_pass`` (the epoch after them),
+    ``after_interleaved_passes`` (the two epochs of two iterators taken in turns, a batch of each at a time) and
+    ``pickled`` (a pickled copy's epoch); and ``reseeded``: two epochs, then the generator re-seeded with ``seed`` and
+    two more (``[first two, two after]``). A state that raises gives ``["error", "<Type>: <message>"]``: the other
+    states' data stands."""
     module = load_submission("bucketing")
 
     def sampler(generator=None):
@@ -127,11 +129,9 @@ def epoch_states(lengths, batch_size, pool_batches, drop_last, seed):
         generator.manual_seed(seed)
         return [first, [_epoch(one), _epoch(one)]]
 
-    return {"fresh": attempted(lambda: _epoch(sampler())),
-            "after_a_pass": attempted(lambda: _epoch(in_state(sampler(), "after_a_pass"))),
-            "after_a_partial_pass": attempted(lambda: _epoch(in_state(sampler(), "after_a_partial_pass"))),
-            "after_interleaved_passes": attempted(interleaved),
-            "pickled": attempted(lambda: _epoch(in_state(sampler(), "pickled"))),
+    later = {state: (interleaved if state == "after_interleaved_passes" else lambda state=state: _epoch(in_state(sampler(), state)))
+             for state in LATER_STATES if state in states}
+    return {"fresh": attempted(lambda: _epoch(sampler())), **{s: attempted(make) for s, make in later.items()},
             "reseeded": attempted(reseeded)}
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 
 from grader.engine.checking import FORKING_METHODS, WORKER_TIMEOUT_S, ProbeProblem, expect, shared_probe, show
-from grader.shared.states import LATER_STATES, STATE_WORDS
+from grader.shared.states import STATE_WORDS
 
 #: Files of plain lines, each ending in "\n": the sharding checks' data (their lines' reading is not what they judge).
 PLAIN = ["a0\na1\na2\n", "b0\n", "c0\nc1\n", "d0\n", "e0\ne1\ne2\n", "f0\n", "g0\ng1\n", "h0\n", "i0\n", "j0\nj1\n"]
@@ -154,7 +154,7 @@ def check_range_exactly_once_in_real_workers(ctx):
             expect(all(pid != run["probe_pid"] for _, pid, _ in run["items"]), "items came from the main process, not from workers")
     # Real fork workers after each state of the dataset in the main process: nothing yielded twice or from outside.
     (after_states,) = ctx.boundaries(n_5_k_2_after_each_state=(5, 2))
-    for state in LATER_STATES:
+    for state in ctx.states("sharding"):
         for run in ctx.probe("sharding:range_in_workers", timeout=WORKER_TIMEOUT_S, cases=[after_states], start_method="fork",
                              state=state, case=f"with fork workers {STATE_WORDS[state]}"):
             if not state_kept(run):
@@ -168,7 +168,7 @@ def check_range_exactly_once_in_real_workers(ctx):
     simulated = [{"n": n, "k": k, "state": "fresh"} for n, k in ctx.boundaries(
         n_9_k_6_rounded_blocks=(9, 6), n_10_k_4_rounded_blocks=(10, 4), n_11_k_6_rounded_blocks=(11, 6))]
     (n_4_k_2,) = ctx.boundaries(n_4_k_2_after_each_state=(4, 2))
-    simulated += [{"n": n_4_k_2[0], "k": n_4_k_2[1], "state": state} for state in LATER_STATES]
+    simulated += [{"n": n_4_k_2[0], "k": n_4_k_2[1], "state": state} for state in ctx.states("sharding")]
     huge = [{"n": n, "k": k, "bounds_only": True} for n, k in ctx.boundaries(
         n_2_53_plus_1_k_1=(2**53 + 1, 1), n_2_53_plus_1_k_3=(2**53 + 1, 3))]
     for run in ctx.probe("sharding:range_in_simulated_workers", cases=simulated + huge, case="with simulated workers"):
@@ -410,7 +410,7 @@ def check_files_readers_in_real_workers(ctx):
     plans = [(*plan, "fresh") for plan in ctx.boundaries(world_1_k_3=("fork", 1, 3), world_2_k_2=("fork", 2, 2),
                                                           world_3_k_2=("fork", 3, 2))]
     (after_states,) = ctx.boundaries(world_1_k_2_after_each_state=("fork", 1, 2))
-    plans += [(*after_states, state) for state in LATER_STATES]
+    plans += [(*after_states, state) for state in ctx.states("sharding")]
     for method, world, k, state in plans:
         before = f", the dataset {STATE_WORDS[state]}" if state != "fresh" else ""
         got = ctx.probe("sharding:files_in_workers", timeout=WORKER_TIMEOUT_S, contents=files, world=world, k=k, start_method=method,

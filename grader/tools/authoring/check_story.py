@@ -9,6 +9,7 @@ written twice:
 - the points and visibility (the ``[points]`` table of the exercise's ``promises.toml``);
 - what the check says it proves and does not (its own docstring);
 - the boundary inputs it runs in every grading, whatever the seed (``ctx.boundaries``);
+- the states of its object it meets besides a fresh one, where it asks (``ctx.states``);
 - the probes it asks the jail to run (``exercise:function`` names in its code
   and in the checks' helpers it calls: its exercise's folder and ``grader/engine/checking.py``);
 - the start methods its real DataLoader workers use, or "in process";
@@ -27,6 +28,7 @@ import textwrap
 from dataclasses import dataclass
 
 from grader import registry
+from grader.engine import promise_states
 from grader.engine.checking import FORKING_METHODS, START_METHODS
 from grader.engine.rubric import load_rubric
 from grader.tools.authoring import contract_table, corpus
@@ -47,6 +49,7 @@ class Story:
     visibility: str
     promises: tuple[contract_table.Entry, ...]
     boundaries: tuple[str, ...]
+    states: tuple[str, ...] | None  # None: it judges fresh objects only (it never asks ctx.states)
     probes: tuple[str, ...]
     start_methods: tuple[str, ...]
     runs_only: str
@@ -135,6 +138,8 @@ def story(text: str) -> Story:
         points=rubric.points if rubric else 0.0, visibility=rubric.visibility if rubric else "not in the rubric",
         promises=promises,
         boundaries=tuple(sorted(contract_table.check_boundaries(exercise).get(f"check_{name}", ()))),
+        states=(promise_states.states_by_check(exercise).get(f"check_{name}", promise_states.LATER_STATES)
+                if f"check_{name}" in contract_table.checks_crossing_states(exercise) else None),
         probes=tuple(sorted(s for s in strings if s.startswith(f"{exercise}:") and s[len(exercise) + 1:].isidentifier())),
         start_methods=_start_methods(names, strings, source),
         runs_only=f"{where}: {reason}" if where else "",
@@ -153,6 +158,9 @@ def render(s: Story) -> str:
              "", f"the promise ({public.promises}):"]
     lines += [f"  {e.id}: \"{contract_table.normalize(e.quote)}\"" for e in s.promises] or ["  (no promise names this check)"]
     lines += ["", "boundary inputs it runs in every grading, whatever the seed: " + (", ".join(s.boundaries) or "none of its own")]
+    if s.states is not None:
+        lines += ["states of its object it meets besides a fresh one (its promises' states fields): "
+                  + (", ".join(s.states) or "none")]
     lines += [f"the probe it runs in the jail (grader/exercises/{s.exercise}/probe.py): "
               + (", ".join(s.probes) or "none (judged from other checks' data)")]
     lines += [f"start methods of its real DataLoader workers: {', '.join(s.start_methods) or 'none (in process)'}"]

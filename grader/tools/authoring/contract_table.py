@@ -12,7 +12,9 @@ and promise nothing. Each entry of the table quotes a piece of one of them:
   ``file.py::test_name`` for another file under ``tests/``) and its
   boundaries: the inputs that decide it whatever the seed, each a name that
   one of its checks passes to ``ctx.boundaries(name=...)``, so every grading
-  runs it (a verdict never depends on the seed);
+  runs it (a verdict never depends on the seed); and, optionally, the
+  states of its object its judges meet besides a fresh one
+  (grader.engine.promise_states; all of them when the field is absent);
 - an **explained** sentence promises nothing of the student's code (a
   summary restated by promises, PyTorch's own behaviour, advice) and says why.
 
@@ -22,7 +24,8 @@ once, in their docstring (whitespace runs read as one space); every word of
 every docstring inside some quote, section headers (``Args:``,
 ``Returns:``, ``Raises:``) aside; every named check and test existing;
 every check and public test of an exercise serving some promise; and every
-boundary a promise lists run by one of its checks.
+boundary a promise lists run by one of its checks (and a ``states`` field
+only where one of its checks asks ``ctx.states``).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader import registry
+from grader.engine import promise_states
 from grader.paths import REPO
 from grader.toml_file import read_toml
 from grader.tools.authoring.stubs import BEGIN, END
@@ -41,7 +45,7 @@ from grader.tools.authoring.stubs import BEGIN, END
 KINDS = ("promise", "explained")
 #: The tables of a promise file that are not entries: its checks' points, and the throughput rule (grader.engine.rubric).
 OTHER_TABLES = ("points", "throughput")
-FIELDS = {"promise": {"id", "doc", "quote", "checks", "tests", "boundaries", "decides", "note"},
+FIELDS = {"promise": {"id", "doc", "quote", "checks", "tests", "boundaries", "states", "decides", "note"},
           "explained": {"id", "doc", "quote", "why"}}
 REQUIRED = {"promise": {"id", "doc", "quote", "checks", "tests", "boundaries"}, "explained": {"id", "doc", "quote", "why"}}
 _ID = re.compile(r"^([a-z][a-z0-9_]*)\.([a-z][a-z0-9_]*)$")
@@ -64,6 +68,7 @@ class Entry:
     checks: tuple[str, ...] = ()
     tests: tuple[str, ...] = ()
     boundaries: tuple[str, ...] = ()
+    states: tuple[str, ...] | None = None  # None: every later state (grader.engine.promise_states)
     why: str = ""
     decides: str = ""
     note: str = ""
@@ -179,6 +184,8 @@ def entry_problems(entries: list[Entry]) -> list[str]:
         if e.kind == "promise" and not e.boundaries:
             found.append(f"{e.id}: a promise lists its boundaries (boundaries = [...]): the inputs that decide it whatever "
                          "the seed, each passed by one of its checks to ctx.boundaries(name=...)")
+        if e.kind == "promise" and e.states is not None and (wrong := promise_states.problem(list(e.states))):
+            found.append(f"{e.id}: {wrong}")
         if e.kind == "explained" and not e.why.strip():
             found.append(f"{e.id}: an explained sentence says why it promises nothing")
     return found
@@ -269,7 +276,18 @@ def check_boundaries(exercise: str, repo: Path = REPO) -> dict[str, set[str]]:
     import ...``) and :mod:`grader.engine.checking`.
     """
     path = repo / registry.exercise(exercise).checks
-    return {name: set(names) for name, names in _check_boundaries(str(path), path.stat().st_mtime_ns).items()}
+    return {name: set(names) - {_CROSSES_STATES} for name, names in _check_boundaries(str(path), path.stat().st_mtime_ns).items()}
+
+
+def checks_crossing_states(exercise: str, repo: Path = REPO) -> set[str]:
+    """The checks of ``exercise`` that ask ``ctx.states(...)`` (themselves or through a helper, as :func:`check_boundaries`
+    follows them): the ones a promise's ``states`` field steers."""
+    path = repo / registry.exercise(exercise).checks
+    return {name for name, names in _check_boundaries(str(path), path.stat().st_mtime_ns).items() if _CROSSES_STATES in names}
+
+
+#: Recorded among a function's boundary names where it calls ``ctx.states``: no keyword argument can be named so.
+_CROSSES_STATES = "ctx.states()"
 
 
 def _dict_keys(tree: ast.Module) -> dict[str, set[str]]:
@@ -292,6 +310,8 @@ def _functions_of(tree: ast.Module, constants: dict[str, set[str]]) -> dict[str,
                         names.add(k.arg)
                     elif isinstance(k.value, ast.Name):  # **NAME of a module-level dict literal
                         names |= constants.get(k.value.id, set())
+            if any(isinstance(c.func, ast.Attribute) and c.func.attr == "states" for c in calls):
+                names.add(_CROSSES_STATES)
             found[node.name] = (names, {c.func.id for c in calls if isinstance(c.func, ast.Name)})
     return found
 
@@ -324,9 +344,14 @@ def _check_boundaries(path: str, _mtime_ns: int) -> dict[str, tuple[str, ...]]:
 
 
 def boundary_problems(entries: list[Entry], repo: Path = REPO) -> list[str]:
-    """Every boundary a promise lists is passed to ``ctx.boundaries`` by one of the promise's checks (so it is run)."""
+    """Every boundary a promise lists is passed to ``ctx.boundaries`` by one of the promise's checks (so it is run), and
+    a promise that names its states has a check that asks for them (``ctx.states``)."""
     found, by_exercise = [], {x: check_boundaries(x, repo) for x in registry.EXERCISES}
+    crossing = {x: checks_crossing_states(x, repo) for x in registry.EXERCISES}
     for e in entries:
+        if e.states is not None and not crossing.get(e.exercise, set()) & set(e.checks):
+            found.append(f"{e.id}: its states field would change nothing: none of its checks ({', '.join(e.checks)}) asks "
+                         "ctx.states(...); drop the field, or cross one of them with the states it names")
         ran = set().union(*(by_exercise.get(e.exercise, {}).get(c, set()) for c in e.checks))
         for name in e.boundaries:
             if name not in ran:
