@@ -176,19 +176,23 @@ def test_pin_memory_loader_gives_the_documented_batches(lab, documented_default)
         assert not any(pinned), "without an accelerator nothing can be pinned"
 
 
-SEQUENCES = [torch.arange(1, n + 1) for n in (3, 1, 4, 1, 5, 9, 2, 6)]
+# batches of 3, one dtype each: the tensors a spawn or forkserver worker gets are pickled, dtype and all
+SEQUENCES = [torch.arange(1, n + 1, dtype=dtype) for n, dtype in zip(
+    (3, 1, 4, 1, 5, 9, 2, 6), [torch.int64] * 3 + [torch.int32] * 3 + [torch.uint8] * 2)]
 
 
 @pytest.mark.workers
 @pytest.mark.timeout(90)
 @pytest.mark.parametrize("start_method", start_methods())
 def test_same_batches_in_worker_processes(lab, start_method):
-    """Workers must be able to pickle pad_collate (module level) and give the in-process result."""
+    """Workers must be able to pickle pad_collate (module level) and give the in-process result, for int64, int32 and
+    uint8 batches."""
     expected = list(DataLoader(SEQUENCES, batch_size=3, collate_fn=lab.collate.pad_collate))
     loader = worker_loader(SEQUENCES, start_method, batch_size=3, collate_fn=lab.collate.pad_collate)
     with batches(loader) as it:
         got = list(it)
     assert len(got) == len(expected), f"with {start_method} workers: expected {len(expected)} batches, as without workers, got {len(got)}"
     for index, (g, e) in enumerate(zip(got, expected)):
-        assert all(torch.equal(g[k], e[k]) for k in e), (f"with {start_method} workers, batch {index} differs from the one "
-                                                          f"without workers:\n  expected {e}\n  got      {g}")
+        assert all(g[k].dtype == e[k].dtype and torch.equal(g[k], e[k]) for k in e), (
+            f"with {start_method} workers, batch {index} differs from the one without workers (values or dtype):\n"
+            f"  expected {e}\n  got      {g}")

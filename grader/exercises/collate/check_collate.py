@@ -435,29 +435,38 @@ def check_inputs_are_not_modified(ctx):
 
 def check_same_batches_in_real_workers(ctx):
     """Proves pad_collate works as collate_fn in real DataLoader workers under fork, forkserver and spawn (it pickles)
-    and gives there the batches it gives in the main process.
+    and gives there the batches it gives in the main process, for batches of every integer dtype.
 
     Compares the workers' batches with the same submission's in-process
     batches (num_workers=0), values and types: what a batch holds is the
-    other checks' promise. fork and forkserver pools have 2 workers; spawn,
-    which proves that the function pickles into a fresh interpreter, has 1
-    (see POOL_WORKERS).
+    other checks' promise, so a batch that raises in the main process must
+    raise alike in the workers (the same exception type), nothing more.
+    Each batch has one dtype, another one per batch: the tensors a spawn or
+    forkserver worker gets are pickled, dtype and all. fork and forkserver
+    pools have 2 workers; spawn, which proves that the function pickles into
+    a fresh interpreter, has 1 (see POOL_WORKERS).
     """
     # 13 sequences in batches of 3: four full batches, then a short one (the same for every seed: only the
     # sameness with the main process is judged here, so random sequences would prove nothing more)
     (seqs,) = ctx.boundaries(short_final_batch=[[1, 2, 3], [4], [5, 6], [7, 8, 9, 10], [11], [12, 13], [14, 15, 16, 17, 18],
                                                 [19], [20, 21, 22], [23, 24], [25], [26, 27, 28, 29], [30]])
+    (dtypes,) = ctx.boundaries(one_dtype_per_batch_through_workers=["int64", "int32", "uint8", "int16", "int8"])
     batch_size = 3
     pools = {method: POOL_WORKERS[method] for method in START_METHODS}
-    got = ctx.probe("collate:in_workers", timeout=WORKER_TIMEOUT_S, seqs=seqs, batch_size=batch_size, pools=pools)
+    got = ctx.probe("collate:in_workers", timeout=WORKER_TIMEOUT_S, seqs=seqs, batch_size=batch_size, pools=pools,
+                    dtypes=dtypes)
     want = got["in_process"]
     for method, batches in got["runs"].items():
         expect(len(batches) == len(want), f"with {method} workers: expected {len(want)} batches, as in the main process, got {len(batches)}")
         expect(len({b["pid"] for b in batches}) == pools[method],
                f"with {method} workers: batches should come from {pools[method]} worker process(es)")
         for index, (batch, exp) in enumerate(zip(batches, want)):
-            expect(batch["batch"] == exp, f"with {method} workers, batch {index} of {show(seqs)} (batch_size={batch_size}) "
-                   f"differs from the main process's:\n  main process {show(exp)}\n  workers      {show(batch['batch'])}")
+            dtype = dtypes[index % len(dtypes)]
+            part = seqs[index * batch_size:(index + 1) * batch_size]
+            expect(batch["batch"] == exp, f"with {method} workers, batch {index} ({dtype} tensors {show(part)}, batch_size="
+                   f"{batch_size}) differs from the main process's:\n  main process {show(exp)}\n  workers      "
+                   f"{show(batch['batch'])}\n  (a worker under spawn or forkserver gets the tensors pickled: their dtype "
+                   "too, and nothing of the main process's state)")
 
 
 #: The sequences of the pin_memory checks: ragged, none empty.

@@ -6,7 +6,7 @@ import warnings
 
 import torch
 
-from grader.inside.probes.common import describe, error_text, load_submission, plain, tagged_run
+from grader.inside.probes.common import Tagged, describe, error_text, load_submission, plain, tagged_run
 
 DTYPES = {"int64": torch.int64, "int32": torch.int32, "int16": torch.int16, "int8": torch.int8, "uint8": torch.uint8}
 
@@ -86,20 +86,25 @@ def _batch(data):
     return {"values": plain(data), "kinds": {str(k): describe(v) for k, v in parts}}
 
 
-def in_workers(seqs, batch_size, pools):
-    """Batches of a DataLoader(collate_fn=pad_collate) over int64 sequences: in this process (num_workers=0), then
-    with real workers per start method ({method: workers})."""
+def in_workers(seqs, batch_size, pools, dtypes):
+    """Batches of a DataLoader(collate_fn=pad_collate) over the sequences, batch i in ``dtypes[i % len(dtypes)]`` (one
+    dtype per batch): in this process (num_workers=0), then with real workers per start method ({method: workers}). A
+    batch whose pad_collate raises is ``{"raised": "<Type>"}``, in either place, and the loader goes on."""
     module = load_submission("collate")
 
     def dataset():  # fresh tensors for every loader: one that pad_collate modified must not change the next
-        return [torch.tensor(s, dtype=torch.long) for s in seqs]
+        return [torch.tensor(s, dtype=getattr(torch, dtypes[(i // batch_size) % len(dtypes)])) for i, s in enumerate(seqs)]
 
-    loader = torch.utils.data.DataLoader(dataset(), batch_size=batch_size, collate_fn=module.pad_collate)
+    def batch(data):
+        return data if isinstance(data, dict) and set(data) == {"raised"} else _batch(data)
+
+    loader = torch.utils.data.DataLoader(dataset(), batch_size=batch_size, collate_fn=Tagged(module.pad_collate, catch=True))
     runs = {}
     for method, workers in pools.items():
-        batches = tagged_run(dataset(), method, num_workers=workers, collate_fn=module.pad_collate, batch_size=batch_size)
-        runs[method] = [{"worker": w, "pid": pid, "batch": _batch(data)} for w, pid, data in batches]
-    return {"in_process": [_batch(b) for b in loader], "runs": runs}
+        batches = tagged_run(dataset(), method, num_workers=workers, collate_fn=module.pad_collate, catch=True,
+                             batch_size=batch_size)
+        runs[method] = [{"worker": w, "pid": pid, "batch": batch(data)} for w, pid, data in batches]
+    return {"in_process": [batch(b["data"]) for b in loader], "runs": runs}
 
 
 def pin_memory(seqs, batch_size):

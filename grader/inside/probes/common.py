@@ -68,14 +68,24 @@ class Tagged:
     """A collate_fn wrapper that records which process built each batch.
 
     ``collate_fn=None`` passes the item through unchanged (for batch_size=None).
+    With ``catch``, a batch whose collate_fn raises gives ``{"raised": "<Type>"}``
+    as its data, and the loader goes on (a stub's NotImplementedError still
+    propagates): where the main process and the workers raise alike, they agree.
     """
 
-    def __init__(self, collate_fn=None):
-        self.collate_fn = collate_fn
+    def __init__(self, collate_fn=None, catch=False):
+        self.collate_fn, self.catch = collate_fn, catch
 
     def __call__(self, batch):
         info = get_worker_info()
-        data = self.collate_fn(batch) if self.collate_fn is not None else batch
+        try:
+            data = self.collate_fn(batch) if self.collate_fn is not None else batch
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            if not self.catch:
+                raise
+            data = {"raised": type(exc).__name__}
         return {"worker": -1 if info is None else info.id, "pid": os.getpid(), "data": data}
 
 
@@ -131,9 +141,9 @@ def _notice_deaths_sooner(it) -> None:
         it._try_get_data = lambda timeout=DEATH_CHECK_S: wait(timeout=timeout)
 
 
-def tagged_run(dataset, start_method, num_workers=2, collate_fn=None, **kwargs):
-    """[(worker id, pid, data)] for every batch a real worker pool yields, in arrival order."""
-    with worker_batches(dataset, start_method, num_workers, collate_fn=Tagged(collate_fn), **kwargs) as it:
+def tagged_run(dataset, start_method, num_workers=2, collate_fn=None, catch=False, **kwargs):
+    """[(worker id, pid, data)] for every batch a real worker pool yields, in arrival order (``catch``: see Tagged)."""
+    with worker_batches(dataset, start_method, num_workers, collate_fn=Tagged(collate_fn, catch), **kwargs) as it:
         return [(b["worker"], b["pid"], b["data"]) for b in it]
 
 
