@@ -2,8 +2,8 @@
 
 The table (every exercise's grader/exercises/<exercise>/promises.toml, read by grader/tools/authoring/contract_table.py)
 becomes the block between :data:`BEGIN` and :data:`END` in grader/docs/contract.md: per
-exercise, each promise with its id, its quote, its hidden checks and its
-public tests, then the sentences that promise nothing and why, and last
+exercise, each promise with its id, its quote, its hidden checks (each with
+its points) and its public tests, then the sentences that promise nothing and why, and last
 the open readings the docstrings decide. grader/tests/test_contract.py
 fails while the block differs from what this writes.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader import registry
+from grader.engine.rubric import shipped_points
 from grader.paths import REPO
 from grader.tools.authoring import check_story
 from grader.tools.authoring import contract_table as contract
@@ -31,6 +32,14 @@ def _names(names) -> str:
     return ", ".join(f"`{name}`" for name in names)
 
 
+def _checks(names, points) -> str:
+    """The checks, each with its points from the promise file's [points] (a check proves every promise that names it)."""
+    def worth(name):
+        entry = points.get(name.removeprefix("check_"))
+        return f" ({entry.points:g})" if entry else ""
+    return ", ".join(f"`{name}`{worth(name)}" for name in names)
+
+
 def render(entries: list[contract.Entry]) -> str:
     """The page's block of Markdown (without the markers) for ``entries``."""
     promises = [e for e in entries if e.kind == "promise"]
@@ -40,9 +49,10 @@ def render(entries: list[contract.Entry]) -> str:
              f"{len(entries) - len(promises)} sentences explain and promise nothing."]
     for exercise in registry.EXERCISES:
         mine = [e for e in promises if e.exercise == exercise]
+        points = shipped_points(exercise)
         lines += ["", f"**{exercise}** ({_names(registry.exercise(exercise).entry_points)})", "",
-                  "| id | the docstring says | hidden checks | public tests |", "| --- | --- | --- | --- |"]
-        lines += [f"| `{e.id}` | {_cell(e.quote)} | {_names(e.checks)} | {_names(e.tests)} |" for e in mine]
+                  "| id | the docstring says | hidden checks (their points) | public tests |", "| --- | --- | --- | --- |"]
+        lines += [f"| `{e.id}` | {_cell(e.quote)} | {_checks(e.checks, points)} | {_names(e.tests)} |" for e in mine]
         explained = [e for e in entries if e.kind == "explained" and e.exercise == exercise]
         if explained:
             lines += ["", "Promising nothing: " + "; ".join(f"`{e.id}` ({_cell(e.why)})" for e in explained) + "."]
