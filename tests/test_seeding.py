@@ -271,3 +271,17 @@ def test_in_a_simulated_worker_a_dataset_without_rng_is_left_alone(lab):
         lab.seeding.seed_worker(0)
         added = hasattr(dataset, "rng")
     assert not added, "seed_worker added an rng attribute to a dataset that had none; leave such a dataset as it is"
+
+
+def test_in_a_simulated_worker_without_rng_numpy_and_random_are_seeded(lab):
+    """A dataset without rng is left as it is, but the worker's NumPy and random are seeded all the same."""
+    with as_worker(NoRng(), 1, 2, base_seed=2**32 + 6) as _dataset:
+        lab.seeding.seed_worker(1)
+        got = {"numpy": np.random.random_sample(), "random": random.random()}
+    expected = first_draws(7)
+    where = "in worker 1 (simulated here) with torch.initial_seed() = 2**32 + 7, over a dataset without an rng attribute"
+    for name, call, seeding in (("numpy", "np.random.random()", "numpy.random.seed(seed)"),
+                                ("random", "random.random()", "random.seed(seed)")):
+        assert got[name] == expected[name], (
+            f"{where}: expected the first {call} == {expected[name]} ({seeding} with seed = torch.initial_seed() % 2**32 "
+            f"= 7), got {got[name]}: a dataset without rng is left as it is, but NumPy and random are seeded anyway")

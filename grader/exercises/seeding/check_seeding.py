@@ -70,6 +70,67 @@ def epochs(ctx, method):
                         case=f"in 2 {method} workers with generator seed {seed}", **more)
 
 
+def rng_none_runs(ctx):
+    """The runs of 2 fork workers over a dataset whose rng is None (check_rng_none_is_replaced_too's boundary)."""
+    seed = LOADER_SEED + 1
+    (rng_none,) = ctx.boundaries(rng_is_none=True)
+    return shared_probe(ctx, "seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=seed,
+                        rng_none=rng_none, case=f"in 2 fork workers over a dataset whose rng is None, generator seed {seed}")
+
+
+def class_rng_runs(ctx):
+    """The runs of 2 fork workers over a dataset whose class defines rng (check_class_level_rng_is_replaced_too's)."""
+    (rng_on_class,) = ctx.boundaries(rng_on_the_class=True)
+    return shared_probe(ctx, "seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=LOADER_SEED + 2,
+                        rng_on_class=rng_on_class, case="in 2 fork workers over a dataset whose class defines rng")
+
+
+def without_rng_runs(ctx):
+    """The runs of 2 fork workers over a dataset without an rng attribute (check_dataset_without_rng_is_left_alone's)."""
+    (with_rng,) = ctx.boundaries(no_rng_attribute=False)
+    return shared_probe(ctx, "seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=7,
+                        with_rng=with_rng, case="in 2 fork workers over a dataset without an rng attribute")
+
+
+def one_worker_runs(ctx):
+    """The runs of ONE fork worker over a dataset whose rng is a Generator (check_dataset_rng_is_replaced_in_workers's):
+    no other worker shares its stream, and seed_worker replaces the rng all the same."""
+    (workers,) = ctx.boundaries(one_fork_worker=1)
+    return shared_probe(ctx, "seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=LOADER_SEED + 3,
+                        num_workers=workers, case=f"in {workers} fork worker")
+
+
+def pooled_firsts(ctx):
+    """[(where in words, the first row of one worker)] of every worker of every worker run of the exercise's checks,
+    whatever the dataset's rng (a Generator on the instance, None, one its class defines, none at all): each run once
+    per grading (shared_probe), so that every judge meets every worker run. A run that failed is its owner's to
+    judge, and is left out here (a timeout too: it is charged once). Each run is asked by name, so the contract
+    table sees the boundaries of every run a judge meets."""
+    return generator_firsts(ctx) + first_rows([
+        ("in a fork worker over a dataset created with rng = None", lambda: rng_none_runs(ctx)),
+        ("in a fork worker over a dataset whose class defines rng", lambda: class_rng_runs(ctx)),
+        ("in a fork worker over a dataset without an rng attribute", lambda: without_rng_runs(ctx))])
+
+
+def generator_firsts(ctx):
+    """Like :func:`pooled_firsts`, for the runs over a dataset whose instance has a Generator as rng."""
+    return first_rows([("in a fork worker", lambda: epochs(ctx, "fork")),
+                       ("in a forkserver worker", lambda: epochs(ctx, "forkserver")),
+                       ("in the only fork worker of its loader", lambda: one_worker_runs(ctx))])
+
+
+def first_rows(pool):
+    """[(words with the worker's torch seed, its first row)] for each (words, runs) of ``pool`` whose first run returned."""
+    found = []
+    for words, runs in pool:
+        try:
+            rows = runs()[0]
+        except ProbeProblem:
+            continue
+        found += [(f"{words} with torch.initial_seed() = {seed}", row) for seed, row in firsts_by_worker(rows).items()]
+    return found
+
+
 def worker_rows_if_they_ran(ctx):
     """worker_rows(ctx), or {} when seed_worker broke the workers (the worker checks' promise, judged there)."""
     try:
@@ -105,11 +166,9 @@ def check_returns_none(ctx):
     for row in rows:
         expect("error" in row or row["returned"] == "None",
                f"torch.manual_seed({row['seed']}); seed_worker(0) returned {row.get('returned')}; it should return None")
-    for method, by_worker in firsts.items():
-        for initial_seed, row in by_worker.items():
-            returned = row["untouched"]["returned"]
-            expect(returned == "None", f"in a {method} worker with torch.initial_seed() = {initial_seed}, seed_worker returned "
-                   f"{returned}; it should return None")
+    for where, row in pooled_firsts(ctx) if firsts else ():
+        returned = row["untouched"]["returned"]
+        expect(returned == "None", f"{where}, seed_worker returned {returned}; it should return None")
 
 
 def check_seeds_numpy_and_random_outside_workers(ctx):
@@ -153,10 +212,12 @@ def check_python_random_is_seeded_in_workers(ctx):
 
 
 def judge_seeded(ctx, rng, how):
-    for method, firsts in worker_rows(ctx).items():
-        for initial_seed, row in firsts.items():
-            expect(seeded(row, rng), f"in a {method} worker with torch.initial_seed() = {initial_seed}, the first {RNGS[rng]} was "
-                   f"{row[rng]}, what it gives without seed_worker: seed it ({how}, seed = torch.initial_seed() % 2**32)")
+    """``rng`` is seeded in every worker of the exercise's runs: this check's own (worker_rows), then every pooled one,
+    whatever the dataset's rng (one with none, or None, still gets NumPy and random seeded)."""
+    worker_rows(ctx)
+    for where, row in pooled_firsts(ctx):
+        expect(seeded(row, rng), f"{where}, the first {RNGS[rng]} was {row[rng]}, what it gives without seed_worker: seed "
+               f"it ({how}, seed = torch.initial_seed() % 2**32), whatever the dataset holds")
 
 
 def check_dataset_rng_is_replaced_in_workers(ctx):
@@ -165,13 +226,13 @@ def check_dataset_rng_is_replaced_in_workers(ctx):
     Judges the replacement (a numpy.random.Generator, not the dataset's own
     stream): with which seed is check_seed_is_torch_initial_seed_modulo_2_32's promise.
     """
-    for method, firsts in worker_rows(ctx).items():
-        for initial_seed, row in firsts.items():
-            where = f"in a {method} worker with torch.initial_seed() = {initial_seed}"
-            expect(row["rng_type"] == "Generator", f"{where}, dataset.rng is a {row['rng_type']}, expected a numpy.random.Generator "
-                   "(dataset.rng = np.random.default_rng(seed) on get_worker_info().dataset)")
-            expect(seeded(row, "rng"), f"{where}, dataset.rng drew {row['rng']}, the dataset's own stream: replace it on the "
-                   "worker's copy, get_worker_info().dataset (dataset.rng = np.random.default_rng(seed))")
+    worker_rows(ctx)
+    one_worker_runs(ctx)  # a run of its own: a failure there is this check's
+    for where, row in generator_firsts(ctx):
+        expect(row["rng_type"] == "Generator", f"{where}, dataset.rng is a {row['rng_type']}, expected a numpy.random.Generator "
+               "(dataset.rng = np.random.default_rng(seed) on get_worker_info().dataset)")
+        expect(seeded(row, "rng"), f"{where}, dataset.rng drew {row['rng']}, the dataset's own stream: replace it on the "
+               "worker's copy, get_worker_info().dataset (dataset.rng = np.random.default_rng(seed)), also with one worker")
     # Whatever the rng's value: an rng of another type (a RandomState, a random.Random) is replaced too.
     _reference, rows = simulated(ctx, ctx.boundaries(rng_is_a_random_state=SIMULATED_CASES["rng_is_a_random_state"],
                                                      rng_is_a_python_random=SIMULATED_CASES["rng_is_a_python_random"]))
@@ -222,10 +283,7 @@ def check_rng_none_is_replaced_too(ctx):
     (the fork workers of the other checks): what the replacement must be is
     check_dataset_rng_is_replaced_in_workers's promise.
     """
-    seed = LOADER_SEED + 1
-    (rng_none,) = ctx.boundaries(rng_is_none=True)
-    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=seed, rng_none=rng_none,
-                        case=f"in 2 fork workers over a dataset whose rng is None, generator seed {seed}")
+    (rows,) = rng_none_runs(ctx)
     expect(rows, "the loader yielded nothing")
     reference = next(iter(worker_rows(ctx)["fork"].values()))
     for initial_seed, row in firsts_by_worker(rows).items():
@@ -245,9 +303,7 @@ def check_class_level_rng_is_replaced_too(ctx):
     Generator (the fork workers of the other checks): what the replacement
     must be is check_dataset_rng_is_replaced_in_workers's promise.
     """
-    (rng_on_class,) = ctx.boundaries(rng_on_the_class=True)
-    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=LOADER_SEED + 2,
-                        rng_on_class=rng_on_class, case="in 2 fork workers over a dataset whose class defines rng")
+    (rows,) = class_rng_runs(ctx)
     expect(rows, "the loader yielded nothing")
     reference = next(iter(worker_rows(ctx)["fork"].values()))
     for initial_seed, row in firsts_by_worker(rows).items():
@@ -270,9 +326,7 @@ def check_class_level_rng_is_replaced_too(ctx):
 
 def check_dataset_without_rng_is_left_alone(ctx):
     """Proves seed_worker works in real fork workers on a dataset without an rng attribute and does not add one."""
-    (with_rng,) = ctx.boundaries(no_rng_attribute=False)
-    (rows,) = ctx.probe("seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=7, with_rng=with_rng,
-                        case="in 2 fork workers over a dataset without an rng attribute")
+    (rows,) = without_rng_runs(ctx)
     expect(rows, "the loader yielded nothing")
     expect(not any(r["has_rng"] for r in rows), "seed_worker added an rng attribute to a dataset that had none")
 
@@ -286,13 +340,14 @@ def check_seed_is_torch_initial_seed_modulo_2_32(ctx):
     promise). A seed_worker that raises outside a worker for every seed is
     judged by check_seeds_numpy_and_random_outside_workers; here only in workers.
     """
-    for method, firsts in worker_rows(ctx).items():
-        for initial_seed, row in firsts.items():
-            want = first_draws(initial_seed % 2**32)
-            for rng in [r for r in RNGS if seeded(row, r)]:
-                expect(row[rng] == want[rng], f"in a {method} worker with torch.initial_seed() = {initial_seed}, the first "
-                       f"{RNGS[rng]} was {row[rng]}, expected {want[rng]}: seed it with torch.initial_seed() % 2**32 "
-                       f"= {initial_seed % 2**32} (the initial seed already includes the worker id)")
+    worker_rows(ctx)
+    for where, row in pooled_firsts(ctx):
+        initial_seed = row["initial_seed"]
+        want = first_draws(initial_seed % 2**32)
+        for rng in [r for r in RNGS if seeded(row, r)]:
+            expect(row[rng] == want[rng], f"{where}, the first {RNGS[rng]} was {row[rng]}, expected {want[rng]}: seed it "
+                   f"with torch.initial_seed() % 2**32 = {initial_seed % 2**32} (the initial seed already includes the "
+                   "worker id)")
     rows = outside_rows(ctx)
     if all("error" in row for row in rows[: len(SMALL_SEEDS)]):
         return

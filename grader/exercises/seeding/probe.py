@@ -167,9 +167,10 @@ def simulated_worker(cases, seed):
 _MISSING = object()
 
 
-def in_workers(start_method, loader_seed, epochs=1, reruns=0, n=8, with_rng=True, rng_none=False, rng_on_class=False):
-    """Items of a 2-worker loader with worker_init_fn=seed_worker (through SeedThenCall), per run (epochs first, then
-    reruns); with ``rng_on_class`` over a dataset whose rng is a class attribute."""
+def in_workers(start_method, loader_seed, epochs=1, reruns=0, n=8, with_rng=True, rng_none=False, rng_on_class=False,
+               num_workers=2):
+    """Items of a loader with ``num_workers`` workers and worker_init_fn=seed_worker (through SeedThenCall), per run
+    (epochs first, then reruns); with ``rng_on_class`` over a dataset whose rng is a class attribute."""
     module = load_submission("seeding")
     dataset = ClassRngDraws(n) if rng_on_class else Draws(n, with_rng=with_rng, rng_none=rng_none)
     init = SeedThenCall(module.seed_worker)
@@ -178,7 +179,8 @@ def in_workers(start_method, loader_seed, epochs=1, reruns=0, n=8, with_rng=True
         runs = []
         generator = torch.Generator().manual_seed(loader_seed)
         for _ in range(count):
-            with worker_batches(dataset, start_method, batch_size=2, worker_init_fn=init, generator=generator) as it:
+            with worker_batches(dataset, start_method, num_workers, batch_size=2, worker_init_fn=init,
+                                generator=generator) as it:
                 runs.append([row for batch in it for row in _rows(batch)])
         return runs
 
