@@ -58,7 +58,7 @@ class Exercise:
 
     @property
     def promises(self) -> str:
-        """The promise file (relative to the repository): the exercise's promises and its checks' points."""
+        """The promise file (relative to the repository): the exercise's promises, each with its judge's name and points."""
         return f"{self.folder}/promises.toml"
 
     @property

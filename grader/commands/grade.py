@@ -66,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="pin_memory checks on CUDA: auto (if a device is present), on (required), off")
     parser.add_argument("--rubric", type=Path, default=None, metavar="FILE",
                         help="a course's points and visibility for this term: its lines replace the shipped ones "
-                             "(each exercise's grader/exercises/<exercise>/promises.toml, table [points])")
+                             "(the points of each [[promise]] of grader/exercises/<exercise>/promises.toml)")
     parser.add_argument("--jail", choices=("auto", "off"), default="auto",
                         help="bubblewrap's namespaces for the student's code: auto (where they can be made), off (never; "
                              "for comparisons)")

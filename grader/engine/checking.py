@@ -178,12 +178,12 @@ class Context:
         return list(cases.values())
 
     def states(self, exercise):
-        """The later states (grader.shared.states.LATER_STATES) that the running check's promises speak for, in order.
+        """The later states (grader.shared.states.LATER_STATES) that the running check's promise speaks for, in order.
 
-        Their union, read from the ``states`` fields of ``exercise``'s promise
+        Read from the ``states`` field of its entry in ``exercise``'s promise
         file (grader.engine.promise_states; no field: all of them), recorded
         as run by the current check. A check that crosses its object with
-        states asks here which, so that a promise's entry decides it.
+        states asks here which, so that the promise's entry decides it.
         """
         name = self.current.rpartition("::")[2]
         found = promise_states.states_by_check(exercise).get(name, promise_states.LATER_STATES)

@@ -3,10 +3,10 @@
 A ``[[promise]]`` of ``grader/exercises/<exercise>/promises.toml`` may say
 ``states = ["after_a_pass", ...]``: the states of the dataset, sampler or
 iterable it is about (grader/shared/states.py: LATER_STATES), in which its
-judges meet what that object yields besides a fresh one. Without the field a
-promise speaks for all of them; ``states = []`` for a fresh object only. A
-check meets the union of the states of the promises that name it
-(:meth:`grader.engine.checking.Context.states`), so narrowing one promise's
+judge (the check its id names) meets what that object yields besides a fresh
+one. Without the field a promise speaks for all of them; ``states = []`` for
+a fresh object only. The judge asks for them with
+:meth:`grader.engine.checking.Context.states`, so narrowing one promise's
 states is one line of its entry.
 """
 
@@ -42,9 +42,9 @@ def problem(value) -> str:
 
 
 def states_by_check(exercise: str, repo: Path = REPO) -> dict[str, tuple[str, ...]]:
-    """{check function name: the later states its promises speak for, in LATER_STATES order} for ``exercise``.
+    """{check function name: the later states its promise speaks for, in LATER_STATES order} for ``exercise``.
 
-    A check no promise names is absent (the caller's default applies); a bad field raises PromiseStatesError."""
+    A check that judges no promise is absent (the caller's default applies); a bad field raises PromiseStatesError."""
     path = repo / registry.exercise(exercise).promises
     return _states_by_check(str(path), exercise, path.stat().st_mtime_ns)
 
@@ -56,6 +56,5 @@ def _states_by_check(path: str, exercise: str, _mtime_ns: int) -> dict[str, tupl
         value = entry.get(FIELD, list(LATER_STATES))
         if wrong := problem(value):
             raise PromiseStatesError(f"{path}: [[promise]] {entry.get('id', '?')}: {wrong}")
-        for check in entry.get("checks", []):
-            found.setdefault(check, set()).update(value)
+        found.setdefault(f"check_{str(entry.get('id', '')).partition('.')[2]}", set()).update(value)
     return {check: tuple(s for s in LATER_STATES if s in states) for check, states in found.items()}

@@ -1,12 +1,15 @@
 """The rubric: points and visibility of every check, and what the throughput figure is worth.
 
 The shipped points live with the promises, in each exercise's promise file
-(``grader/exercises/<exercise>/promises.toml``, its ``[points]`` table; the
-tokens exercise's file also holds the ``[throughput]`` table). A course
-changes them for a term in a file of its own, passed with ``--rubric FILE``:
-``[<exercise>]`` tables of ``check = N`` (or ``{points = N, visibility =
-"..."}``) lines and an optional ``[throughput]`` table. Each line replaces the
-shipped entry of that check; every check it does not name keeps its points.
+(``grader/exercises/<exercise>/promises.toml``): each ``[[promise]]`` entry
+(and each ``[[shows]]`` entry, 0 unless it says) has its ``points`` and,
+optionally, its ``visibility``, and its id ``<exercise>.<name>`` names its
+check, ``check_<name>``; the tokens exercise's file also holds the
+``[throughput]`` table. A course changes them for a term in a file of its
+own, passed with ``--rubric FILE``: ``[<exercise>]`` tables of ``name = N``
+(or ``{points = N, visibility = "..."}``) lines, one per promise it changes,
+and an optional ``[throughput]`` table. Each line replaces the shipped points
+of that promise; every promise it does not name keeps its own.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ from grader.engine.results import EXERCISES, VISIBILITIES
 from grader.paths import REPO
 from grader.toml_file import read_toml
 
-#: The table of a promise file that gives its exercise's checks their points.
-POINTS_TABLE = "points"
+#: The kinds of entry of a promise file whose check has points (grader.tools.authoring.contract_table.JUDGED).
+JUDGED = ("promise", "shows")
 #: The rubric's one table that is not an exercise: what the grader's throughput figure is worth (ThroughputRule).
 THROUGHPUT_TABLE = "throughput"
 #: The exercise whose promise file holds the shipped [throughput] table, and which the throughput check joins.
@@ -33,7 +36,7 @@ _WHY = "it gives every check its points"
 
 
 def promise_file(exercise: str, repo: Path = REPO) -> Path:
-    """The promise file of ``exercise`` under ``repo``: its promises and its checks' [points]."""
+    """The promise file of ``exercise`` under ``repo``: its promises, each with its points."""
     return repo / registry.exercise(exercise).promises
 
 
@@ -48,11 +51,26 @@ class Entry:
 
 
 def points_of(path: Path, exercise: str) -> dict[str, Entry]:
-    """{check name: Entry} of the [points] table of the promise file at ``path``, in file order; RubricError on a bad one."""
-    table = read_toml(path, _WHY, RubricError).get(POINTS_TABLE)
-    if not isinstance(table, dict):
-        raise RubricError(f"{path}: no [{POINTS_TABLE}] table: give every check of {exercise} its points there")
-    return {name: _entry(path, exercise, name, value) for name, value in table.items()}
+    """{check name: Entry} of the promise file at ``path``: every [[promise]] (then every [[shows]]) entry in file order,
+    named by its id without the exercise; RubricError on a bad one."""
+    data = read_toml(path, _WHY, RubricError)
+    found = {}
+    for kind in JUDGED:
+        entries = data.get(kind, [])
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            raise RubricError(f"{path}: {kind} entries are written [[{kind}]], one table each")
+        for raw in entries:
+            exercise_of, _, name = str(raw.get("id", "")).partition(".")
+            if exercise_of != exercise or not name:
+                raise RubricError(f"{path}: [[{kind}]] {raw.get('id', '?')!r}: an id is {exercise}.<name>, its check "
+                                  f"check_<name>")
+            if kind == "promise" and "points" not in raw:
+                raise RubricError(f"{path}: [[promise]] {raw['id']}: no points: give it `points = N`")
+            entry = {"points": raw.get("points", 0), "visibility": raw.get("visibility", "visible")}
+            found[name] = _entry(path, exercise, name, entry)
+    if not found:
+        raise RubricError(f"{path}: no [[promise]] entry: give every check of {exercise} its promise, with its points")
+    return found
 
 
 def shipped_points(exercise: str, repo: Path = REPO) -> dict[str, Entry]:
@@ -61,8 +79,9 @@ def shipped_points(exercise: str, repo: Path = REPO) -> dict[str, Entry]:
 
 
 def load_rubric(override: Path | None = None, repo: Path = REPO) -> dict[str, dict[str, Entry]]:
-    """{exercise: {check name: Entry}}: the shipped points of ``repo``, each check in its file's order, with the
-    lines of the course's ``override`` file (if any) in place of the shipped ones; RubricError on a bad file."""
+    """{exercise: {check name: Entry}}: the shipped points of ``repo``, in the order of each promise file (the order of
+    the reports), with the lines of the course's ``override`` file (if any) in place of the shipped ones; RubricError on
+    a bad file."""
     rubric = {exercise: shipped_points(exercise, repo) for exercise in EXERCISES}
     if override is None:
         return rubric
@@ -73,10 +92,11 @@ def load_rubric(override: Path | None = None, repo: Path = REPO) -> dict[str, di
     for exercise in EXERCISES:
         lines = raw.get(exercise, {})
         if not isinstance(lines, dict):
-            raise RubricError(f"rubric {override}: [{exercise}] must be a table of `check = N` lines, got {lines!r}")
+            raise RubricError(f"rubric {override}: [{exercise}] must be a table of `name = N` lines, one per promise, "
+                              f"got {lines!r}")
         for name, value in lines.items():
             if name not in rubric[exercise]:
-                raise RubricError(f"rubric {override}: {exercise}.{name} is no check of {exercise}; its checks are "
+                raise RubricError(f"rubric {override}: {exercise}.{name} is no promise of {exercise}; its promises are "
                                   f"{', '.join(rubric[exercise])}")
             rubric[exercise][name] = _entry(override, exercise, name, value)
     return rubric

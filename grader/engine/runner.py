@@ -398,8 +398,8 @@ def _exercise_result(exercise: str, entries: dict, plugin: ChecksPlugin, outcome
     checks = [_check_result(exercise, name, entry, plugin, outcomes, note, fail_fast) for name, entry in entries.items()]
     missing = set(k[1] for k in plugin.descriptions if k[0] == exercise) - set(entries)
     if missing:
-        raise GraderFault(f"checks {sorted(missing)} of {exercise} have no points in the rubric "
-                          f"(the [points] table of grader/exercises/{exercise}/promises.toml)")
+        raise GraderFault(f"checks {sorted(missing)} of {exercise} have no promise, so no points: add a [[promise]] "
+                          f"named after each to grader/exercises/{exercise}/promises.toml")
     return ExerciseResult(name=exercise, checks=checks, note=note)
 
 
@@ -413,7 +413,8 @@ def _check_result(exercise: str, name: str, entry, plugin: ChecksPlugin, outcome
     if outcome is None and fail_fast and key in plugin.descriptions:
         outcome = NOT_RUN
     if outcome is None:
-        raise GraderFault(f"rubric check {exercise}.{name} has no check function in grader/exercises/{exercise}/check_{exercise}.py")
+        raise GraderFault(f"the promise {exercise}.{name} has no judge: no check_{name} in "
+                          f"grader/exercises/{exercise}/check_{exercise}.py")
     message = outcome.message
     if outcome.status not in ("passed", "skipped") and not note:
         message = f"{message}\nWhere to look: {where_to_look(exercise)}."

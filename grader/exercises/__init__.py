@@ -3,12 +3,14 @@
 * ``probe.py``: the functions that run the student's code inside the jail and bring back plain data. It is
   the folder's only module that enters the jail (:func:`grader.sandbox.files.stage_modules`), so it imports
   only :mod:`grader.inside` and :mod:`grader.shared` (``grader/tests/test_house.py``);
-* ``promises.toml``: every sentence of the exercise's docstrings as a promise (the checks that prove it, the
-  public tests that show it, its boundary inputs) or an explained sentence, and ``[points]``, what each check is
-  worth (:mod:`grader.tools.authoring.contract_table`, :mod:`grader.engine.rubric`);
-* ``check_<exercise>.py``: the checks, run by pytest in the grading process. Each is a function
-  ``check_<name>`` whose docstring's first line says what it proves; it asks for a probe and asserts
-  properties of what came back. Points and visibility come from ``promises.toml``;
+* ``promises.toml``: one entry per promise, everything about it in one place (its id, which names its judge
+  ``check_<name>``; its points; the docstring sentences it proves; the public tests that show it; its boundary
+  inputs; the states it speaks for), and the sentences that promise nothing, explained
+  (:mod:`grader.tools.authoring.contract_table`, :mod:`grader.engine.rubric`);
+* ``check_<exercise>.py``: the judges, run by pytest in the grading process. Each is a function
+  ``check_<name>`` whose docstring's first line says what it proves; it asks for a probe (or reads the
+  exercise's pool of results) and asserts its promise's properties of what came back. Its points and
+  visibility come from its entry in ``promises.toml``;
 * the checks' helpers, if any (``tables.py``, ``windows.py``);
 * ``corpus/right/`` and ``corpus/wrong/``: the answers the grader is tested against
   (:mod:`grader.tools.authoring.corpus`).

@@ -106,11 +106,14 @@ def _copy(tmp_path, *names):
 def test_check_finds_a_rubric_not_worth_the_points_in_one_line(tmp_path):
     repo = _copy(tmp_path, "lab.toml", "grader/exercises")
     points = repo / "grader" / "exercises" / "collate" / "promises.toml"
-    points.write_text(points.read_text().replace("inputs_are_not_modified = 1", "inputs_are_not_modified = 3", 1))
+    text = points.read_text()
+    assert text.count('id = "collate.inputs_are_not_modified"\npoints = 1\n') == 1
+    points.write_text(text.replace('id = "collate.inputs_are_not_modified"\npoints = 1\n',
+                                   'id = "collate.inputs_are_not_modified"\npoints = 3\n'))
     assert lab_check.rubric_problems(repo) == [
-        f"collate: its checks are worth {POINTS_PER_EXERCISE + 2} points in [points] of "
+        f"collate: its promises are worth {POINTS_PER_EXERCISE + 2} points in "
         "grader/exercises/collate/promises.toml, every exercise is worth "
-        f"{POINTS_PER_EXERCISE}: move points between its checks until they add up"]
+        f"{POINTS_PER_EXERCISE}: move points between its promises until they add up"]
 
 
 def test_check_names_a_missing_public_test_and_its_fix(tmp_path):

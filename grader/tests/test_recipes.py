@@ -29,10 +29,10 @@ def grade_reference(copy, tmp_path, exercise):
 
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
-def test_change_a_checks_points(tmp_path, record_property):
+def test_change_a_promises_points(tmp_path, record_property):
     copy = copy_repository(tmp_path / "lab")
     timings = {}
-    follow(recipe_steps("Change a check's points"), copy, timings)
+    follow(recipe_steps("Change a promise's points"), copy, timings)
     record_property("recipe_seconds", json.dumps(timings))
     (collate,) = grade_reference(copy, tmp_path, "collate")["exercises"]
     points = {c["name"]: c["max_score"] for c in collate["checks"]}
@@ -57,9 +57,9 @@ def test_change_a_promise_then_add_a_check_for_a_new_promise(tmp_path, record_pr
 
     "Change a promise": the default and the sentence change in solutions/, their quotes, the handout and one wrong
     answer's claim only; verify is clean and the checks judge the new default (the reference pads with -1).
-    "Add a check for a new promise": the sentence, the contract entry, the points, the probe, the check, the public
-    test and its wrong answer; verify is clean and the reference earns the new check's point. Then the quick subset
-    passes on the copy."""
+    "Add a check for a new promise": the sentence, its entry (with its points, one taken from another entry), its
+    check, the public test and its wrong answer: three files of the exercise's folder by hand, the probe untouched;
+    verify is clean and the reference earns the new check's point. Then the quick subset passes on the copy."""
     copy = copy_repository(tmp_path / "lab")
     timings = {}
     follow(recipe_steps("Change a promise"), copy, timings)
@@ -71,7 +71,7 @@ def test_change_a_promise_then_add_a_check_for_a_new_promise(tmp_path, record_pr
     follow(recipe_steps("Add a check for a new promise"), copy, timings)
     assert set(changed_files(copy)) == {
         "exercises/collate.py", "grader/docs/contract.md", "grader/docs/grading.md",
-        "grader/exercises/collate/check_collate.py", "grader/exercises/collate/probe.py",
+        "grader/exercises/collate/check_collate.py",
         "grader/exercises/collate/corpus/wrong/transposed_tables.py", "grader/exercises/collate/promises.toml",
         "solutions/collate.py", "tests/promises.toml",
         "tests/test_collate.py"}

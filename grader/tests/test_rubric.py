@@ -1,5 +1,5 @@
-"""The shipped points (each promise file's [points]) and the checks agree; a course's override replaces only the lines
-it names; a bad rubric gets a clear error."""
+"""The shipped points (each promise's entry) and the checks agree; a course's override replaces only the lines it names;
+a bad rubric gets a clear error."""
 
 import ast
 
@@ -21,7 +21,8 @@ def check_functions(exercise):
 @pytest.mark.parametrize("exercise", EXERCISES)
 def test_every_check_has_points_and_every_entry_a_check(exercise):
     rubric = load_rubric()
-    assert list(rubric[exercise]) == check_functions(exercise), "[points] lists the checks of check_<exercise>.py, in file order"
+    assert sorted(rubric[exercise]) == sorted(check_functions(exercise)), \
+        "every check_<name> of check_<exercise>.py is judge of one entry <exercise>.<name> of its promises.toml, with points"
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)
@@ -45,8 +46,8 @@ def test_every_check_says_what_it_proves(exercise):
     ("[collate]\ninputs_are_not_modified = 'three'\n", "points must be a number >= 0"),
     ("[collate]\ninputs_are_not_modified = {points = 1, visibility = 'secret'}\n", "visibility must be one of"),
     ("[collate]\ninputs_are_not_modified = {pts = 1}\n", "expected {points = N"),
-    ("[collate]\ninputs_are_not_modifed = 1\n", "is no check of collate; its checks are returns_exactly_the_three_keys"),
-    ("collate = 3\n", "must be a table of `check = N` lines"),
+    ("[collate]\ninputs_are_not_modifed = 1\n", "is no promise of collate; its promises are returns_exactly_the_three_keys"),
+    ("collate = 3\n", "must be a table of `name = N` lines"),
 ])
 def test_bad_rubrics_are_rejected_with_a_reason(tmp_path, text, error):
     path = tmp_path / "rubric.toml"
@@ -70,12 +71,18 @@ def test_a_course_override_replaces_only_the_lines_it_names(tmp_path):
                  for x, checks in course.items()}
     assert unchanged == {x: {n: e for n, e in checks.items() if (x, n) != ("collate", "inputs_are_not_modified")}
                          for x, checks in shipped.items()}
-    assert list(course["collate"]) == list(shipped["collate"]), "an override keeps the checks' order"
+    assert list(course["collate"]) == list(shipped["collate"]), "an override keeps the promises' order"
 
 
-def test_a_promise_file_without_points_is_refused(tmp_path):
+def test_a_promise_file_without_promises_or_points_is_refused(tmp_path):
     folder = tmp_path / registry.exercise("collate").folder
     folder.mkdir(parents=True)
     (folder / "promises.toml").write_text('[[explained]]\nid = "collate.x"\ndoc = "f"\nquote = "q"\nwhy = "w"\n')
-    with pytest.raises(RubricError, match="no \\[points\\] table"):
+    with pytest.raises(RubricError, match="no \\[\\[promise\\]\\] entry"):
+        shipped_points("collate", tmp_path)
+    (folder / "promises.toml").write_text('[[promise]]\nid = "collate.x"\ndoc = "f"\nquote = "q"\n')
+    with pytest.raises(RubricError, match="collate.x: no points: give it `points = N`"):
+        shipped_points("collate", tmp_path)
+    (folder / "promises.toml").write_text('[[promise]]\nid = "tokens.x"\npoints = 1\n')
+    with pytest.raises(RubricError, match="an id is collate.<name>"):
         shipped_points("collate", tmp_path)

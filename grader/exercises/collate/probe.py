@@ -17,14 +17,16 @@ def _tensors(case):
 
 
 def _report(out):
-    """What pad_collate returned, as data: the type, and for each key its dtype, shape and values."""
+    """What pad_collate returned, as data: the type, and for each key its dtype, shape, values and whether it is
+    contiguous in memory."""
     if not isinstance(out, dict):
         return {"type": describe(out)}
     keys = {}
     for key, value in out.items():
         entry = {"type": describe(value)}
         if isinstance(value, torch.Tensor):
-            entry.update(dtype=str(value.dtype).removeprefix("torch."), shape=list(value.shape), values=value.tolist())
+            entry.update(dtype=str(value.dtype).removeprefix("torch."), shape=list(value.shape), values=value.tolist(),
+                         contiguous=value.is_contiguous())
         keys[str(key)] = entry
     return {"type": "dict", "keys": keys}
 

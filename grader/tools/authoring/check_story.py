@@ -1,12 +1,12 @@
 """A check's whole story in one place: ``python -m grader explain CHECK``.
 
-What a check proves is spread over several files by design (the check's
-code, the contract table, the rubric, the probe, the public tests, the
-corpus, lab.toml); this module gathers it, read from those files, never
-written twice:
+A check's promise is one entry of its exercise's ``promises.toml``; the rest
+of its story sits where it runs (the check's code, the probe, the public
+tests, the corpus, lab.toml). This module gathers it, read from those files,
+never written twice:
 
-- the promise: the docstring sentences the check proves (contract table quotes);
-- the points and visibility (the ``[points]`` table of the exercise's ``promises.toml``);
+- the promise it judges: its entry's id and the docstring sentences it quotes;
+- the points and visibility (the entry's, or a course's ``--rubric`` line);
 - what the check says it proves and does not (its own docstring);
 - the boundary inputs it runs in every grading, whatever the seed (``ctx.boundaries``);
 - the states of its object it meets besides a fresh one, where it asks (``ctx.states``);
@@ -14,7 +14,7 @@ written twice:
   and in the checks' helpers it calls: its exercise's folder and ``grader/engine/checking.py``);
 - the start methods its real DataLoader workers use, or "in process";
 - where it runs only (GPU or not);
-- its public twins (the contract's tests of those promises);
+- its public twins (the entry's tests);
 - the corpus's wrong answers that break its promise (their ``# breaks:`` lines);
 - where in LAB.md to look (lab.toml).
 """
@@ -126,8 +126,8 @@ def story(text: str) -> Story:
     module = _module(exercise)
     check = getattr(module, f"check_{name}")
     names, strings, source = _reach(module, check)
-    promises = tuple(e for e in contract_table.load() if e.kind == "promise" and e.exercise == exercise
-                     and f"check_{name}" in e.checks)
+    promises = tuple(e for e in contract_table.load() if e.kind in contract_table.JUDGED and e.exercise == exercise
+                     and e.check == f"check_{name}")
     ids = {e.id for e in promises}
     rubric = load_rubric().get(exercise, {}).get(name)
     where, reason = getattr(check, "runs_only", (None, ""))
@@ -156,10 +156,13 @@ def render(s: Story) -> str:
     lines = [f"{s.exercise}.{s.name}: {s.points:g} point(s), {s.visibility}",
              "", "what it proves (its docstring):", textwrap.indent(s.proves, "  "),
              "", f"the promise ({public.promises}):"]
-    lines += [f"  {e.id}: \"{contract_table.normalize(e.quote)}\"" for e in s.promises] or ["  (no promise names this check)"]
+    for e in s.promises:
+        lines += [f"  {e.id}" + (f", which shows without proving a sentence: {e.shows}" if e.kind == "shows" else ", quoting:")]
+        lines += [f"    \"{contract_table.normalize(quote)}\"" for quote in e.quotes]
+    lines += [] if s.promises else ["  (no entry of the promise file names this check)"]
     lines += ["", "boundary inputs it runs in every grading, whatever the seed: " + (", ".join(s.boundaries) or "none of its own")]
     if s.states is not None:
-        lines += ["states of its object it meets besides a fresh one (its promises' states fields): "
+        lines += ["states of its object it meets besides a fresh one (its promise's states field): "
                   + (", ".join(s.states) or "none")]
     lines += [f"the probe it runs in the jail (grader/exercises/{s.exercise}/probe.py): "
               + (", ".join(s.probes) or "none (judged from other checks' data)")]

@@ -2,9 +2,10 @@
 
 The table (every exercise's grader/exercises/<exercise>/promises.toml, read by grader/tools/authoring/contract_table.py)
 becomes the block between :data:`BEGIN` and :data:`END` in grader/docs/contract.md: per
-exercise, each promise with its id, its quote, its hidden checks (each with
-its points) and its public tests, then the sentences that promise nothing and why, and last
-the open readings the docstrings decide. grader/tests/test_contract.py
+exercise, each promise with its id (which names its judge), its points, its
+quotes and its public tests, the checks that show without proving a sentence,
+then the sentences that promise nothing and why; then the open readings the
+docstrings decide, and every check's story. grader/tests/test_contract.py
 fails while the block differs from what this writes.
 """
 
@@ -13,7 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader import registry
-from grader.engine.rubric import shipped_points
 from grader.paths import REPO
 from grader.tools.authoring import check_story
 from grader.tools.authoring import contract_table as contract
@@ -32,34 +32,35 @@ def _names(names) -> str:
     return ", ".join(f"`{name}`" for name in names)
 
 
-def _checks(names, points) -> str:
-    """The checks, each with its points from the promise file's [points] (a check proves every promise that names it)."""
-    def worth(name):
-        entry = points.get(name.removeprefix("check_"))
-        return f" ({entry.points:g})" if entry else ""
-    return ", ".join(f"`{name}`{worth(name)}" for name in names)
+def _quotes(entry: contract.Entry) -> str:
+    return " ".join(_cell(quote) for quote in entry.quotes)
 
 
 def render(entries: list[contract.Entry]) -> str:
     """The page's block of Markdown (without the markers) for ``entries``."""
     promises = [e for e in entries if e.kind == "promise"]
-    checks = {(e.exercise, c) for e in promises for c in e.checks}
-    tests = {(e.exercise, t) for e in promises for t in e.tests}
-    lines = [f"{len(promises)} promises, proved by {len(checks)} hidden checks and shown by {len(tests)} public tests; "
-             f"{len(entries) - len(promises)} sentences explain and promise nothing."]
+    shows = [e for e in entries if e.kind == "shows"]
+    tests = {(e.exercise, t) for e in promises + shows for t in e.tests}
+    sentences = sum(len(e.quotes) for e in promises)
+    explained = [e for e in entries if e.kind == "explained"]
+    lines = [f"{len(promises)} promises (each judged by its one hidden check) prove {sentences} quotes and are shown by "
+             f"{len(tests)} public tests; {len(shows)} checks show without proving a sentence; {len(explained)} sentences "
+             "explain and promise nothing."]
     for exercise in registry.EXERCISES:
         mine = [e for e in promises if e.exercise == exercise]
-        points = shipped_points(exercise)
         lines += ["", f"**{exercise}** ({_names(registry.exercise(exercise).entry_points)})", "",
-                  "| id | the docstring says | hidden checks (their points) | public tests |", "| --- | --- | --- | --- |"]
-        lines += [f"| `{e.id}` | {_cell(e.quote)} | {_checks(e.checks, points)} | {_names(e.tests)} |" for e in mine]
-        explained = [e for e in entries if e.kind == "explained" and e.exercise == exercise]
-        if explained:
-            lines += ["", "Promising nothing: " + "; ".join(f"`{e.id}` ({_cell(e.why)})" for e in explained) + "."]
-    decided = [e for e in promises if e.decides]
-    lines += ["", "**Open readings, decided** (each a promise above, with its checks and tests)", "",
+                  "| promise (its judge: `check_<name>`) | points | the docstring says | public tests |",
+                  "| --- | --- | --- | --- |"]
+        lines += [f"| `{e.id}` | {e.points:g}{'' if e.visibility == 'visible' else f' ({e.visibility})'} | {_quotes(e)} "
+                  f"| {_names(e.tests)} |" for e in mine]
+        if mine_shows := [e for e in shows if e.exercise == exercise]:
+            lines += ["", "Showing, proving no sentence: " + "; ".join(f"`{e.id}` ({e.points:g} points: {_cell(e.shows)})"
+                                                                       for e in mine_shows) + "."]
+        if mine_explained := [e for e in explained if e.exercise == exercise]:
+            lines += ["", "Promising nothing: " + "; ".join(f"`{e.id}` ({_cell(e.why)})" for e in mine_explained) + "."]
+    lines += ["", "**Open readings, decided** (each by a promise above, its judge and its tests)", "",
               "| id | the reading and the decision |", "| --- | --- |"]
-    lines += [f"| `{e.id}` | {_cell(e.decides)} |" for e in decided]
+    lines += [f"| `{e.id}` | {_cell(decision)} |" for e in promises for decision in e.decisions]
     lines += ["", "**Every check's story** (what `python -m grader explain CHECK` prints)"]
     for exercise, name in check_story.all_checks():
         lines += ["", f"<details><summary><code>{exercise}.{name}</code></summary>", "", "```text",

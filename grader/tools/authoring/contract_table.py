@@ -1,31 +1,37 @@
 """The contract table (every exercise's grader/exercises/<exercise>/promises.toml): every docstring sentence a promise
-or an explanation.
+or an explanation, and every hidden check one entry.
 
 The student-facing docstrings are those of every class and function in
 ``solutions/<exercise>.py`` defined outside the solution markers (what
 ``exercises/`` keeps unchanged); module docstrings introduce an exercise
-and promise nothing. Each entry of the table quotes a piece of one of them:
+and promise nothing. A promise file holds three kinds of entry:
 
-- a **promise** names the hidden checks that prove it (``check_*``
-  functions of the exercise's check file), the public tests that show it
-  on fixed inputs (``test_*`` functions of ``tests/test_<exercise>.py``, or
-  ``file.py::test_name`` for another file under ``tests/``) and its
-  boundaries: the inputs that decide it whatever the seed, each a name that
-  one of its checks passes to ``ctx.boundaries(name=...)``, so every grading
-  runs it (a verdict never depends on the seed); and, optionally, the
-  states of its object its judges meet besides a fresh one
+- a **promise** is everything about one promise, in one place: its id
+  (``<exercise>.<name>``), whose judge is the hidden check ``check_<name>`` of
+  the exercise's check file (one check, one promise); its points (and,
+  optionally, its Gradescope visibility); the docstring sentence or sentences
+  it proves (``quote``: one text, or a list the one judge proves together);
+  the public tests that show it on fixed inputs (``test_*`` functions of
+  ``tests/test_<exercise>.py``, or ``file.py::test_name`` for another file
+  under ``tests/``); its boundaries, the inputs it adds to the exercise's
+  pool so that every grading runs them whatever the seed (each a name its
+  judge passes to ``ctx.boundaries(name=...)``); and, optionally, the states
+  of its object its judge meets besides a fresh one
   (grader.engine.promise_states; all of them when the field is absent);
+- a **shows** entry is a hidden check that proves no sentence (the
+  pin_memory checks: PyTorch's side of what the exercise returns), worth no
+  points unless it is given some;
 - an **explained** sentence promises nothing of the student's code (a
   summary restated by promises, PyTorch's own behaviour, advice) and says why.
 
-:func:`problems` is the rule grader/tests/test_contract.py enforces, in
-six parts (each a function): well-formed entries; quotes found, exactly
-once, in their docstring (whitespace runs read as one space); every word of
-every docstring inside some quote, section headers (``Args:``,
-``Returns:``, ``Raises:``) aside; every named check and test existing;
-every check and public test of an exercise serving some promise; and every
-boundary a promise lists run by one of its checks (and a ``states`` field
-only where one of its checks asks ``ctx.states``).
+:func:`problems` is the rule grader/tests/test_contract.py and ``check``
+enforce, in six parts (each a function): well-formed entries; quotes found,
+exactly once, in their docstring (whitespace runs read as one space); every
+word of every docstring inside some quote, section headers (``Args:``,
+``Returns:``, ``Raises:``) aside; every judge and public test existing;
+every check of an exercise the judge of exactly one entry, and every public
+test serving one; and every boundary a promise lists run by its judge (and a
+``states`` field only where its judge asks ``ctx.states``).
 """
 
 from __future__ import annotations
@@ -42,12 +48,16 @@ from grader.paths import REPO
 from grader.toml_file import read_toml
 from grader.tools.authoring.stubs import BEGIN, END
 
-KINDS = ("promise", "explained")
-#: The tables of a promise file that are not entries: its checks' points, and the throughput rule (grader.engine.rubric).
-OTHER_TABLES = ("points", "throughput")
-FIELDS = {"promise": {"id", "doc", "quote", "checks", "tests", "boundaries", "states", "decides", "note"},
+KINDS = ("promise", "shows", "explained")
+#: The kinds of entry whose id names a hidden check (``check_<name>``), its judge.
+JUDGED = ("promise", "shows")
+#: The table of a promise file that is not an entry: the throughput rule (grader.engine.rubric).
+OTHER_TABLES = ("throughput",)
+FIELDS = {"promise": {"id", "points", "visibility", "doc", "quote", "tests", "boundaries", "states", "decides", "note"},
+          "shows": {"id", "points", "visibility", "shows", "tests"},
           "explained": {"id", "doc", "quote", "why"}}
-REQUIRED = {"promise": {"id", "doc", "quote", "checks", "tests", "boundaries"}, "explained": {"id", "doc", "quote", "why"}}
+REQUIRED = {"promise": {"id", "points", "doc", "quote", "tests", "boundaries"}, "shows": {"id", "shows"},
+            "explained": {"id", "doc", "quote", "why"}}
 _ID = re.compile(r"^([a-z][a-z0-9_]*)\.([a-z][a-z0-9_]*)$")
 _HEADER = re.compile(r"^\s*(?:Args|Returns|Raises):\s*$", re.MULTILINE)
 _SENTENCE_END = re.compile(r"(?<=[.;:])\s+")
@@ -59,18 +69,21 @@ class ContractError(ValueError):
 
 @dataclass(frozen=True)
 class Entry:
-    """One row of the table: a promise (with checks and tests) or an explained sentence (with why)."""
+    """One entry of a promise file: a promise (its judge, points, quotes, tests, boundaries), a shows entry (a check
+    proving no sentence) or an explained sentence (with why)."""
 
     kind: str
     id: str
-    doc: str
-    quote: str
-    checks: tuple[str, ...] = ()
+    doc: str = ""
+    quote: str | tuple[str, ...] = ()
+    points: float = 0.0
+    visibility: str = "visible"
     tests: tuple[str, ...] = ()
     boundaries: tuple[str, ...] = ()
     states: tuple[str, ...] | None = None  # None: every later state (grader.engine.promise_states)
     why: str = ""
-    decides: str = ""
+    shows: str = ""
+    decides: str | tuple[str, ...] = ()
     note: str = ""
 
     @property
@@ -78,23 +91,71 @@ class Entry:
         """The exercise the id names (its part before the dot)."""
         return self.id.partition(".")[0]
 
+    @property
+    def name(self) -> str:
+        """The id without its exercise: the name of the check that judges it (without ``check_``) and of its report line."""
+        return self.id.partition(".")[2]
+
+    @property
+    def check(self) -> str:
+        """The hidden check that judges a promise or a shows entry: ``check_<name>`` ("" for an explained sentence)."""
+        return f"check_{self.name}" if self.kind in JUDGED else ""
+
+    @property
+    def quotes(self) -> tuple[str, ...]:
+        """The docstring texts it quotes (one, or the several a promise's judge proves together)."""
+        return (self.quote,) if isinstance(self.quote, str) else tuple(self.quote)
+
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        """The open readings it closes, each "the question? the answer"."""
+        return (self.decides,) if isinstance(self.decides, str) and self.decides else tuple(self.decides or ())
+
+
+#: What each field holds, as (the types it may have, what to write): load_file refuses any other value with this text.
+_SHAPES = {"id": ((str,), "a string"), "doc": ((str,), "a string"), "why": ((str,), "a string"),
+           "shows": ((str,), "a string"), "note": ((str,), "a string"), "visibility": ((str,), "a string"),
+           "points": ((int, float), "a number >= 0"), "quote": ((str, list), "a string or a list of strings"),
+           "decides": ((str, list), "a string or a list of strings"), "tests": ((list,), "a list of strings"),
+           "boundaries": ((list,), "a list of strings"), "states": ((list,), "a list of strings")}
+
+
+def _field_problem(field: str, value) -> str:
+    """What is wrong with one field's value ("" when nothing is)."""
+    types, shape = _SHAPES[field]
+    items = value if isinstance(value, list) else [value]
+    if (isinstance(value, bool) or not isinstance(value, types) or (isinstance(value, list) and not value and field == "quote")
+            or any(not isinstance(item, str) for item in items if field != "points")
+            or (field == "points" and value < 0)):
+        return f"{field} must be {shape}, got {value!r}"
+    return ""
+
 
 def load_file(path: Path, exercise: str) -> list[Entry]:
     """The entries of the promise file ``path`` of ``exercise``, promises first, each kind in file order; ContractError
-    for bad TOML, unknown tables or fields, or an entry whose id names another exercise."""
+    for bad TOML, unknown tables or fields, a field of the wrong type, or an entry whose id names another exercise."""
     data = read_toml(path, "it lists every promise of the exercise's docstrings", ContractError)
     unknown = set(data) - set(KINDS) - set(OTHER_TABLES)
     if unknown:
-        raise ContractError(f"{path}: unknown tables {sorted(unknown)}; expected [[promise]], [[explained]] and "
-                            f"{', '.join(f'[{name}]' for name in OTHER_TABLES)}")
+        raise ContractError(f"{path}: unknown tables {sorted(unknown)}; expected "
+                            f"{', '.join(f'[[{kind}]]' for kind in KINDS)} and {', '.join(f'[{name}]' for name in OTHER_TABLES)}"
+                            + (" (points live in each [[promise]] entry now: `points = N`)" if "points" in unknown else ""))
     entries = []
     for kind in KINDS:
+        if not isinstance(data.get(kind, []), list):
+            raise ContractError(f"{path}: {kind} must be written [[{kind}]], one table per entry")
         for raw in data.get(kind, []):
             extra, missing = set(raw) - FIELDS[kind], REQUIRED[kind] - set(raw)
             if extra or missing:
+                moved = " (a promise's judge is the check its id names: drop checks)" if "checks" in extra else ""
                 raise ContractError(f"{path}: [[{kind}]] {raw.get('id', '?')}: unknown fields {sorted(extra)}, "
-                                    f"missing {sorted(missing)}")
+                                    f"missing {sorted(missing)}{moved}")
+            wrong = [p for field, value in raw.items() if (p := _field_problem(field, value))]
+            if wrong:
+                raise ContractError(f"{path}: [[{kind}]] {raw.get('id', '?')}: {'; '.join(wrong)}")
             values = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
+            if "points" in values:
+                values["points"] = float(values["points"])
             entry = Entry(kind=kind, **values)
             if entry.exercise != exercise:
                 raise ContractError(f"{path}: [[{kind}]] {entry.id} is not of {exercise}: an id starts with its exercise's "
@@ -104,7 +165,8 @@ def load_file(path: Path, exercise: str) -> list[Entry]:
 
 
 def load(repo: Path = REPO) -> list[Entry]:
-    """Every exercise's entries (its promise file, registry order): all promises first, then the explained sentences."""
+    """Every exercise's entries (its promise file, registry order): all promises first, then the shows entries, then the
+    explained sentences."""
     entries = [e for x in registry.REGISTRY for e in load_file(repo / x.promises, x.name)]
     return [e for kind in KINDS for e in entries if e.kind == kind]
 
@@ -170,7 +232,9 @@ def test_exists(exercise: str, name: str, repo: Path = REPO) -> bool:
 
 
 def entry_problems(entries: list[Entry]) -> list[str]:
-    """Ids well formed (<exercise>.<name>) and unique; promises with checks and tests, explanations with a reason."""
+    """Ids well formed (<exercise>.<name>) and unique; promises with tests and boundaries, explanations with a reason."""
+    from grader.engine.results import VISIBILITIES  # the result model's list: one place says which visibilities exist
+
     found, seen = [], set()
     for e in entries:
         match = _ID.match(e.id)
@@ -179,30 +243,35 @@ def entry_problems(entries: list[Entry]) -> list[str]:
         if e.id in seen:
             found.append(f"{e.id}: the id is used twice")
         seen.add(e.id)
-        if e.kind == "promise" and not (e.checks and e.tests):
-            found.append(f"{e.id}: a promise names at least one hidden check and one public test")
+        if e.kind == "promise" and not e.tests:
+            found.append(f"{e.id}: a promise names at least one public test that shows it (tests = [...])")
         if e.kind == "promise" and not e.boundaries:
             found.append(f"{e.id}: a promise lists its boundaries (boundaries = [...]): the inputs that decide it whatever "
-                         "the seed, each passed by one of its checks to ctx.boundaries(name=...)")
+                         f"the seed, each passed by its judge {e.check} to ctx.boundaries(name=...)")
         if e.kind == "promise" and e.states is not None and (wrong := promise_states.problem(list(e.states))):
             found.append(f"{e.id}: {wrong}")
+        if e.kind in JUDGED and e.visibility not in VISIBILITIES:
+            found.append(f"{e.id}: visibility must be one of {', '.join(VISIBILITIES)}, got {e.visibility!r}")
         if e.kind == "explained" and not e.why.strip():
             found.append(f"{e.id}: an explained sentence says why it promises nothing")
+        if e.kind == "shows" and not e.shows.strip():
+            found.append(f"{e.id}: a shows entry says what its check shows (shows = \"...\")")
     return found
 
 
 def quote_problems(entries: list[Entry], docs: dict[str, dict[str, str]]) -> list[str]:
     """Every quote found exactly once in the docstring its entry names (``docs``: {exercise: docstrings()})."""
     found = []
-    for e in entries:
+    for e in [e for e in entries if e.kind != "shows"]:
         text = docs.get(e.exercise, {}).get(e.doc)
         if text is None:
             found.append(f"{e.id}: solutions/{e.exercise}.py has no student-facing docstring of {e.doc!r}")
             continue
-        count = text.count(normalize(e.quote))
-        if count != 1:
-            where = "is no longer in" if count == 0 else f"occurs {count} times in"
-            found.append(f"{e.id}: the quote {where} the docstring of {e.doc} (solutions/{e.exercise}.py): {e.quote!r}")
+        for quote in e.quotes:
+            count = text.count(normalize(quote))
+            if count != 1:
+                where = "is no longer in" if count == 0 else f"occurs {count} times in"
+                found.append(f"{e.id}: the quote {where} the docstring of {e.doc} (solutions/{e.exercise}.py): {quote!r}")
     return found
 
 
@@ -229,20 +298,21 @@ def coverage_problems(entries: list[Entry], docs: dict[str, dict[str, str]]) -> 
     found = []
     for exercise, by_name in docs.items():
         for name, text in by_name.items():
-            quotes = [e.quote for e in entries if e.exercise == exercise and e.doc == name]
+            quotes = [q for e in entries if e.exercise == exercise and e.doc == name for q in e.quotes]
             for sentence in uncovered(text, quotes):
-                found.append(f"solutions/{exercise}.py, {name}: a sentence no entry quotes: {sentence}. Add a [[promise]] "
-                             "with its checks and public tests, or an [[explained]] entry that says why it promises nothing")
+                found.append(f"solutions/{exercise}.py, {name}: a sentence no entry quotes: {sentence}. Add it to the quote of "
+                             "the [[promise]] whose check proves it, or an [[explained]] entry that says why it promises nothing")
     return found
 
 
 def reference_problems(entries: list[Entry], checks: dict[str, list[str]], repo: Path = REPO) -> list[str]:
-    """Every check and public test a promise names exists (``checks``: {exercise: check_names()})."""
+    """Every promise's and shows entry's judge and every public test an entry names exists (``checks``: {exercise:
+    check_names()})."""
     found = []
     for e in entries:
-        for name in e.checks:
-            if name not in checks.get(e.exercise, []):
-                found.append(f"{e.id}: no check {name} in {registry.exercise(e.exercise).checks}")
+        if e.kind in JUDGED and e.check not in checks.get(e.exercise, []):
+            found.append(f"{e.id}: its judge {e.check} is no check of {registry.exercise(e.exercise).checks}: write it there, "
+                         "or rename the entry after the check that proves it")
         for name in e.tests:
             if not test_exists(e.exercise, name, repo):
                 found.append(f"{e.id}: no public test {name} in tests/ (test_{e.exercise}.py unless named file.py::test)")
@@ -250,14 +320,17 @@ def reference_problems(entries: list[Entry], checks: dict[str, list[str]], repo:
 
 
 def orphan_problems(entries: list[Entry], checks: dict[str, list[str]], tests: dict[str, list[str]]) -> list[str]:
-    """Every check and every public test of an exercise serves at least one of its promises."""
+    """Every check of an exercise is the judge of one entry (a promise, or a shows entry), and every public test shows
+    one."""
     found = []
     for exercise in checks:
-        promises = [e for e in entries if e.kind == "promise" and e.exercise == exercise]
-        named_checks = {c for e in promises for c in e.checks}
-        named_tests = {t for e in promises for t in e.tests}
-        found += [f"{exercise}: the check {c} serves no promise of its promises.toml" for c in checks[exercise] if c not in named_checks]
-        found += [f"{exercise}: the public test {t} serves no promise of its promises.toml"
+        mine = [e for e in entries if e.kind in JUDGED and e.exercise == exercise]
+        judges = {e.check for e in mine}
+        named_tests = {t for e in mine for t in e.tests}
+        found += [f"{exercise}: the check {c} is the judge of no entry: add a [[promise]] with id = \"{exercise}."
+                  f"{c.removeprefix('check_')}\" (its points, quote, tests, boundaries) to its promises.toml"
+                  for c in checks[exercise] if c not in judges]
+        found += [f"{exercise}: the public test {t} shows no promise: add it to the tests of the [[promise]] it shows"
                   for t in tests.get(exercise, []) if t not in named_tests]
     return found
 
@@ -344,19 +417,19 @@ def _check_boundaries(path: str, _mtime_ns: int) -> dict[str, tuple[str, ...]]:
 
 
 def boundary_problems(entries: list[Entry], repo: Path = REPO) -> list[str]:
-    """Every boundary a promise lists is passed to ``ctx.boundaries`` by one of the promise's checks (so it is run), and
-    a promise that names its states has a check that asks for them (``ctx.states``)."""
+    """Every boundary a promise lists is passed to ``ctx.boundaries`` by its judge (so it is run), and a promise that
+    names its states has a judge that asks for them (``ctx.states``)."""
     found, by_exercise = [], {x: check_boundaries(x, repo) for x in registry.EXERCISES}
     crossing = {x: checks_crossing_states(x, repo) for x in registry.EXERCISES}
-    for e in entries:
-        if e.states is not None and not crossing.get(e.exercise, set()) & set(e.checks):
-            found.append(f"{e.id}: its states field would change nothing: none of its checks ({', '.join(e.checks)}) asks "
-                         "ctx.states(...); drop the field, or cross one of them with the states it names")
-        ran = set().union(*(by_exercise.get(e.exercise, {}).get(c, set()) for c in e.checks))
+    for e in [e for e in entries if e.kind == "promise"]:
+        if e.states is not None and e.check not in crossing.get(e.exercise, set()):
+            found.append(f"{e.id}: its states field would change nothing: its judge {e.check} does not ask "
+                         "ctx.states(...); drop the field, or cross the judge with the states it names")
+        ran = by_exercise.get(e.exercise, {}).get(e.check, set())
         for name in e.boundaries:
             if name not in ran:
-                found.append(f"{e.id}: the boundary {name!r} is run by none of its checks ({', '.join(e.checks)}): pass it to "
-                             f"ctx.boundaries({name}=...) in one of them, or take it off the promise's boundaries")
+                found.append(f"{e.id}: the boundary {name!r} is not run by its judge {e.check}: pass it to "
+                             f"ctx.boundaries({name}=...) there, or take it off the promise's boundaries")
     return found
 
 

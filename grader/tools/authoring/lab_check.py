@@ -10,7 +10,7 @@ and passes on the reference, a wrong answer loses points) stays the suite's.
 
 * registry: each exercise's solution, stub, probe, check file, promise file and public test
   exist, and the solution defines every entry point (test_registry.py);
-* rubric: the checks of each exercise have points, in file order, adding up to
+* rubric: every check of each exercise has its promise, with points, adding up to
   :data:`~grader.engine.rubric.POINTS_PER_EXERCISE`; each check says what it
   proves (test_rubric.py);
 * stubs: exercises/ is what ``generate`` makes from solutions/ (test_stubs.py);
@@ -81,18 +81,15 @@ def rubric_problems(repo: Path = REPO) -> list[str]:
             found.append(str(exc))
             continue
         checks = [name.removeprefix("check_") for name in contract.functions(repo / entry.checks, "check_")]
-        where = f"[points] of {entry.promises}"
-        found += [f"{entry.name}: check_{name} has no points: add `{name} = N` to {where}"
-                  for name in checks if name not in points]
-        found += [f"{entry.name}: {where} gives points to {name}, which is no check of {entry.checks}: remove the line"
+        found += [f"{entry.name}: check_{name} has no promise, so no points: add a [[promise]] with id = "
+                  f"\"{entry.name}.{name}\" and its points to {entry.promises}" for name in checks if name not in points]
+        found += [f"{entry.name}: {entry.promises} gives points to {entry.name}.{name}, but {entry.checks} has no "
+                  f"check_{name} to judge it: write the check, or rename the entry after the check that proves it"
                   for name in points if name not in checks]
-        if set(points) == set(checks) and list(points) != checks:
-            found.append(f"{entry.name}: {where} lists the checks in another order than {entry.checks}: "
-                         f"list them as the file does ({', '.join(checks)})")
         total = sum(e.points for e in points.values())
         if points and total != POINTS_PER_EXERCISE:
-            found.append(f"{entry.name}: its checks are worth {total:g} points in {where}, every exercise is worth "
-                         f"{POINTS_PER_EXERCISE}: move points between its checks until they add up")
+            found.append(f"{entry.name}: its promises are worth {total:g} points in {entry.promises}, every exercise is worth "
+                         f"{POINTS_PER_EXERCISE}: move points between its promises until they add up")
         found += [f"{entry.name}: {name}'s docstring must begin with 'Proves ' (what the check proves): "
                   f"write it in {entry.checks}" for name in _unproven_checks(repo / entry.checks)]
     return found

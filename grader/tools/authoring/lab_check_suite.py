@@ -69,10 +69,11 @@ def public_test_problems(repo: Path = REPO) -> list[str]:
 
 def corpus_problems(repo: Path = REPO) -> list[str]:
     """Every corpus file sits at grader/exercises/<exercise>/corpus/<kind>/<name>.py, compiles (as the module it
-    stands for) and has a header that says what it is; a wrong answer's `# breaks:` names promises of its own
-    exercise, names are unique, and each exercise has at least MIN_WRONG wrong and MIN_RIGHT right answers."""
+    stands for) and has a header that says what it is; a wrong answer's `# breaks:` names promises (or shows entries,
+    whose check it fails too) of its own exercise, names are unique, and each exercise has at least MIN_WRONG wrong and
+    MIN_RIGHT right answers."""
     found, names = [], _exercises(repo)
-    promises = {e.id for e in contract.load(repo) if e.kind == "promise"}
+    promises = {e.id for e in contract.load(repo) if e.kind in contract.JUDGED}
     seen: dict[str, str] = {}
     counts = {(kind, name): 0 for kind in corpus.KINDS for name in names}
     for path in sorted((repo / "grader/exercises").glob("*/corpus/**/*.py")):
@@ -97,7 +98,7 @@ def corpus_problems(repo: Path = REPO) -> list[str]:
             found.append(f"{where}: is under {kind}/ but starts with '# {header.kind.upper()}:': move it or fix the line")
         if len(header.claim) <= 15:
             found.append(f"{where}: say what is wrong (or different) in a sentence, not {header.claim!r}")
-        found += [f"{where}: `# breaks: {i}` is no promise of grader/exercises/{exercise}/promises.toml: use one of its promise ids"
+        found += [f"{where}: `# breaks: {i}` is no promise of grader/exercises/{exercise}/promises.toml: use the id of the promise whose judge it fails"
                   for i in header.breaks if i not in promises or not i.startswith(f"{exercise}.")]
         if path.stem in seen:
             found.append(f"{where}: the name {path.stem} is taken by {seen[path.stem]}: rename one")

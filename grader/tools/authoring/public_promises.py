@@ -2,7 +2,7 @@
 
 ``python -m grader contract`` writes :data:`TARGET` (``tests/promises.toml``)
 from the exercises' promises.toml files beside contract.md: per promise its id, the
-name whose docstring holds it, its quote and its public tests as
+name whose docstring holds it, its quote (the sentences it proves, joined) and its public tests as
 ``test_<file>.py::test_name``; ``contract --check`` and ``check`` say when it
 is stale. The template ships it with the tests, and ``python -m
 exercises.score`` reads it. Nothing hidden goes in: a quote is the
@@ -40,7 +40,7 @@ def render(entries: list[contract.Entry]) -> str:
             continue
         tests = ", ".join(_string(name) for name in test_ids(entry))
         lines += ["\n[[promise]]\n", f"id = {_string(entry.id)}\n", f"doc = {_string(entry.doc)}\n",
-                  f"quote = {_string(contract.normalize(entry.quote))}\n", f"tests = [{tests}]\n"]
+                  f"quote = {_string(contract.normalize(' '.join(entry.quotes)))}\n", f"tests = [{tests}]\n"]
     return "".join(lines)
 
 

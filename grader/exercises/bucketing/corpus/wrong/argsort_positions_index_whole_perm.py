@@ -1,5 +1,5 @@
 # WRONG: indexes the whole permutation with each pool's local argsort (perm[order] instead of pool[order]), so every pool after the first repeats indices of the first; lengths range(4), batch_size=1, pool_batches=2 yields two indices twice and two never.
-# breaks: bucketing.every_index_once, bucketing.pool_of_one_batch
+# breaks: bucketing.epoch_partitions_the_indices, bucketing.pools_cut_padding_and_one_batch_pools_do_not
 
 ### BEGIN SOLUTION BucketBatchSampler.__init__
         if batch_size < 1 or pool_batches < 1:

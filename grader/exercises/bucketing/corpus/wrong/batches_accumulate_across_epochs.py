@@ -1,5 +1,5 @@
 # WRONG: keeps the batch list on the sampler (created in __init__) and appends to it every epoch; the second epoch over lengths range(6), batch_size=2 yields 6 batches (every index twice) instead of 3.
-# breaks: bucketing.no_generator_torch_global, bucketing.pool_of_one_batch, bucketing.every_index_once
+# breaks: bucketing.epoch_partitions_the_indices, bucketing.pools_cut_padding_and_one_batch_pools_do_not, bucketing.without_generator_follows_torch_global_seed
 
 ### BEGIN SOLUTION BucketBatchSampler.__init__
         if batch_size < 1 or pool_batches < 1:

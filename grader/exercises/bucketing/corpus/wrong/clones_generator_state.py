@@ -1,5 +1,5 @@
 # WRONG: copies the user's generator state into a private generator each epoch (so as not to disturb it), so the user's generator never advances; two epochs with generator=Generator().manual_seed(0) over lengths range(20), batch_size=4, pool_batches=1 are identical.
-# breaks: bucketing.generator_advances_and_replays
+# breaks: bucketing.generator_replays_and_advances
 
 ### BEGIN SOLUTION BucketBatchSampler.__init__
         if batch_size < 1 or pool_batches < 1:

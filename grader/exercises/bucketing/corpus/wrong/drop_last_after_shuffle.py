@@ -1,5 +1,5 @@
 # WRONG: with drop_last=True it drops the last batch of the shuffled order whenever n % batch_size != 0, which is usually a full batch; lengths range(5), batch_size=2, drop_last=True can keep the short batch of one index and drop a full one.
-# breaks: bucketing.every_index_once
+# breaks: bucketing.epoch_partitions_the_indices
 
 ### BEGIN SOLUTION BucketBatchSampler.__init__
         if batch_size < 1 or pool_batches < 1:

@@ -1,5 +1,5 @@
 # WRONG: with drop_last=True drops the last batch of the final pool even when it is full.
-# breaks: bucketing.drop_last
+# breaks: bucketing.epoch_partitions_the_indices
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__
         generator = self.generator

@@ -1,5 +1,5 @@
 # WRONG: with drop_last=True it drops the whole incomplete final pool, not just the short batch; lengths range(10), batch_size=2, pool_batches=2, drop_last=True yields 4 batches (8 indices) instead of 5 (len says 5).
-# breaks: bucketing.every_index_once
+# breaks: bucketing.epoch_partitions_the_indices
 
 ### BEGIN SOLUTION BucketBatchSampler.__init__
         if batch_size < 1 or pool_batches < 1:

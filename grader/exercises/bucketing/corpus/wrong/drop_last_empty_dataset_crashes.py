@@ -1,5 +1,5 @@
 # WRONG: checks batches[-1] without checking that there are batches; BucketBatchSampler([], 4, drop_last=True) raises IndexError on iteration instead of yielding no batches (len is 0).
-# breaks: bucketing.len, bucketing.empty_lengths
+# breaks: bucketing.batches_are_lists_of_python_ints, bucketing.epoch_partitions_the_indices, bucketing.len_is_the_number_of_batches
 # witness of: test_bucketing.py::test_empty_lengths_yield_no_batch
 
 ### BEGIN SOLUTION BucketBatchSampler.__init__

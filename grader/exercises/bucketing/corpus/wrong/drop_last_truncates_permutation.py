@@ -1,5 +1,5 @@
 # WRONG: with drop_last=True it cuts the random permutation to a multiple of batch_size before pooling, so the dropped indices are random rather than the short batch at one end of the sorted final pool; lengths [0, 1, 2, 3, 4], batch_size=2, one pool, drop_last=True can drop index 2 (only 0 or 4 may be dropped).
-# breaks: bucketing.every_index_once
+# breaks: bucketing.epoch_partitions_the_indices
 # witness of: test_bucketing.py::test_drop_last_drops_an_end_of_the_sorted_pool
 
 ### BEGIN SOLUTION BucketBatchSampler.__init__

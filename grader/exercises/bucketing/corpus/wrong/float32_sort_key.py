@@ -1,5 +1,5 @@
 # WRONG: sorts each pool by its lengths converted to float32, which beyond 2**24 holds only every second integer: lengths 2**24 + 7, + 8 and + 9 become one key, so a pool is not sorted by length there.
-# breaks: bucketing.pools_sorted_by_length
+# breaks: bucketing.huge_pool_gives_sorted_slices
 # witness of: test_bucketing.py::test_lengths_beyond_float32_precision_sort_exactly
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__

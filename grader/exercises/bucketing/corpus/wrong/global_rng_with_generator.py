@@ -1,5 +1,5 @@
 # WRONG: calls torch.randperm without generator=, using torch's global RNG even when a generator is given.
-# breaks: bucketing.generator_only_source
+# breaks: bucketing.generator_replays_and_advances
 # witness of: test_bucketing.py::test_global_rngs_untouched_with_a_generator; lab c: the generator decides: its seed replays the epochs, and each epoch differs
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__

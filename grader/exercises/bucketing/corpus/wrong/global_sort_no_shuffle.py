@@ -1,5 +1,5 @@
 # WRONG: sorts the whole dataset by length and yields the batches shortest first: no pools, no shuffle.
-# breaks: bucketing.fresh_permutation, bucketing.pools_in_order, bucketing.batch_order_shuffled, bucketing.generator_advances_and_replays, bucketing.no_generator_follows_torch_seed
+# breaks: bucketing.batch_order_is_shuffled, bucketing.epoch_partitions_the_indices, bucketing.generator_replays_and_advances, bucketing.pools_cut_padding_and_one_batch_pools_do_not, bucketing.without_generator_follows_torch_global_seed
 # witness of: test_bucketing.py::test_one_batch_pools_pad_like_random_batches; lab c: pools of one batch pad like random batches
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__

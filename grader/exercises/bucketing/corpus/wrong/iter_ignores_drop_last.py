@@ -1,5 +1,5 @@
 # WRONG: __iter__ never drops the short batch, although __len__ counts without it.
-# breaks: bucketing.drop_last
+# breaks: bucketing.epoch_partitions_the_indices
 # witness of: test_bucketing.py::test_drop_last_drops_only_the_short_batch
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__

@@ -1,5 +1,5 @@
 # WRONG: len(sampler) counts the batches of a whole epoch it draws, so calling len() advances the generator and the next epoch is not the one a fresh sampler with the same seed gives.
-# breaks: bucketing.len_draws_nothing
+# breaks: bucketing.generator_replays_and_advances
 # witness of: test_bucketing.py::test_len_draws_nothing_from_the_generator
 
 ### BEGIN SOLUTION BucketBatchSampler.__len__

@@ -1,5 +1,5 @@
 # WRONG: computes len with drop_last=True as (n - 1) // batch_size; n=10, batch_size=5, drop_last=True gives len 1 while the epoch yields 2 batches (and n=0 makes len() raise).
-# breaks: bucketing.len
+# breaks: bucketing.len_is_the_number_of_batches
 
 ### BEGIN SOLUTION BucketBatchSampler.__init__
         if batch_size < 1 or pool_batches < 1:

@@ -1,5 +1,5 @@
 # WRONG: folds a final pool smaller than batch_size into the previous pool; with lengths range(5), batch_size=2, pool_batches=1 the last 3 permuted indices are sorted together, so for Generator().manual_seed(s) the batches differ from pools [p0 p1], [p2 p3], [p4] cut in order.
-# breaks: bucketing.pools_in_order
+# breaks: bucketing.pools_cut_padding_and_one_batch_pools_do_not
 # witness of: test_bucketing.py::test_a_final_pool_smaller_than_a_batch_stays_a_pool
 
 ### BEGIN SOLUTION BucketBatchSampler.__init__

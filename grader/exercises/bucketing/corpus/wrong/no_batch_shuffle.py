@@ -1,5 +1,5 @@
 # WRONG: never shuffles the order of the batches, so they come out pool by pool, shortest first within each pool.
-# breaks: bucketing.batch_order_shuffled
+# breaks: bucketing.batch_order_is_shuffled
 # witness of: test_bucketing.py::test_batch_order_is_shuffled; lab c: batches come in a shuffled order, not pool by pool
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__

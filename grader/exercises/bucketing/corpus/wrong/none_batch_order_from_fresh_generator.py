@@ -1,5 +1,5 @@
 # WRONG: with generator=None it draws the permutation from torch's global RNG but shuffles the batch order with a fresh, never-seeded torch.Generator(), so the batch order is the same fixed shuffle every epoch; with one pool over lengths range(8), batch_size=2, two epochs yield the identical list of batches.
-# breaks: bucketing.no_generator_follows_torch_seed
+# breaks: bucketing.without_generator_follows_torch_global_seed
 # witness of: test_bucketing.py::test_without_a_generator_one_pool_gets_a_new_batch_order
 
 ### BEGIN SOLUTION BucketBatchSampler.__init__

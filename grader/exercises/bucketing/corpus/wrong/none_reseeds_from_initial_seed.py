@@ -1,5 +1,5 @@
 # WRONG: with generator=None it seeds each epoch's generator with torch.initial_seed() instead of a draw from the global RNG; after torch.manual_seed(0), two epochs over lengths range(20) with batch_size=4 yield identical batches.
-# breaks: bucketing.no_generator_follows_torch_seed
+# breaks: bucketing.without_generator_follows_torch_global_seed
 
 ### BEGIN SOLUTION BucketBatchSampler.__init__
         if batch_size < 1 or pool_batches < 1:

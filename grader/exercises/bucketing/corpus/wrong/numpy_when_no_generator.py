@@ -1,5 +1,5 @@
 # WRONG: with generator=None draws the permutation and batch order from NumPy's global RNG instead of torch's.
-# breaks: bucketing.no_generator_torch_global
+# breaks: bucketing.without_generator_follows_torch_global_seed
 # witness of: test_bucketing.py::test_without_a_generator_epochs_follow_torchs_global_seed
 import numpy as np
 

@@ -1,5 +1,5 @@
 # WRONG: makes each pool pool_batches indices long instead of pool_batches * batch_size, so pools leave short batches.
-# breaks: bucketing.pool_size
+# breaks: bucketing.epoch_partitions_the_indices, bucketing.pools_cut_padding_and_one_batch_pools_do_not
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__
         generator = self.generator

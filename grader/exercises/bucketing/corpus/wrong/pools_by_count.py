@@ -1,5 +1,5 @@
 # WRONG: cuts the permutation into pool_batches pools (torch.chunk) instead of pools of pool_batches * batch_size indices, leaving a short batch in almost every pool.
-# breaks: bucketing.pool_size, bucketing.pool_larger_than_data
+# breaks: bucketing.epoch_partitions_the_indices, bucketing.huge_pool_gives_sorted_slices, bucketing.pools_cut_padding_and_one_batch_pools_do_not
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__
         generator = self.generator

@@ -1,5 +1,5 @@
 # WRONG: cuts the pools from range(n) without a random permutation, so every epoch has the same batches and only their order changes.
-# breaks: bucketing.fresh_permutation
+# breaks: bucketing.generator_replays_and_advances
 # witness of: test_bucketing.py::test_epochs_regroup_the_indices
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__

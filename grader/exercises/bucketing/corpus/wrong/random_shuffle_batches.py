@@ -1,5 +1,5 @@
 # WRONG: shuffles the batch order with Python's random.shuffle instead of the generator.
-# breaks: bucketing.generator_only_source, bucketing.no_generator_torch_global
+# breaks: bucketing.generator_replays_and_advances, bucketing.without_generator_follows_torch_global_seed
 # witness of: lab c: the generator decides: its seed replays the epochs, and each epoch differs
 import random
 

@@ -1,5 +1,5 @@
 # WRONG: draws the permutation and the batch order once in __init__, so every epoch yields the same batches in the same order.
-# breaks: bucketing.generator_advances_and_replays, bucketing.no_generator_follows_torch_seed
+# breaks: bucketing.generator_replays_and_advances, bucketing.without_generator_follows_torch_global_seed
 # witness of: test_bucketing.py::test_same_seed_replays_and_epochs_differ
 
 ### BEGIN SOLUTION BucketBatchSampler.__init__

@@ -1,5 +1,5 @@
 # WRONG: shuffles the full batches but appends the short batch after them, so it comes last in every epoch.
-# breaks: bucketing.batch_order_shuffled
+# breaks: bucketing.batch_order_is_shuffled
 # witness of: test_bucketing.py::test_the_short_batch_is_shuffled_too
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__

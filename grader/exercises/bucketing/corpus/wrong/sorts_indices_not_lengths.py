@@ -1,5 +1,5 @@
 # WRONG: sorts each pool by index (sorted(pool)) instead of by length, so pools do not group similar lengths.
-# breaks: bucketing.pools_sorted_by_length
+# breaks: bucketing.huge_pool_gives_sorted_slices, bucketing.pools_cut_padding_and_one_batch_pools_do_not
 # witness of: test_bucketing.py::test_a_pool_larger_than_the_data_gives_sorted_slices; test_bucketing.py::test_bucketing_cuts_padding; lab c: pools of 50 batches pad at most the bound
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__

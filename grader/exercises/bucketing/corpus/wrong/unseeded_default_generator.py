@@ -1,5 +1,5 @@
 # WRONG: with generator=None uses a new torch.Generator() without seeding it, so every epoch is the same.
-# breaks: bucketing.no_generator_follows_torch_seed
+# breaks: bucketing.without_generator_follows_torch_global_seed
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__
         generator = self.generator

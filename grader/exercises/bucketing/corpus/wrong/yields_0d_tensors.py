@@ -1,5 +1,5 @@
 # WRONG: builds each batch with list(tensor_slice), so a batch is a list of 0-d int64 tensors; type(next(iter(sampler))[0]) is torch.Tensor instead of int.
-# breaks: bucketing.lists_of_python_ints
+# breaks: bucketing.batches_are_lists_of_python_ints
 
 ### BEGIN SOLUTION BucketBatchSampler.__init__
         if batch_size < 1 or pool_batches < 1:

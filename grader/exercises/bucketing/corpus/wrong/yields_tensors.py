@@ -1,5 +1,5 @@
 # WRONG: yields each batch as a tensor of indices instead of a list of Python ints.
-# breaks: bucketing.lists_of_python_ints
+# breaks: bucketing.batches_are_lists_of_python_ints
 # witness of: test_bucketing.py::test_one_epoch_covers_every_index_once_in_lists_of_ints
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__

@@ -1,5 +1,5 @@
 # WRONG: keeps T at least 1 to avoid zero-width tensors; pad_collate([tensor([]), tensor([])]) returns shape (2, 1) filled with pad instead of (2, 0).
-# breaks: collate.int64_b_by_t
+# breaks: collate.empty_sequences_keep_their_row
 
 ### BEGIN SOLUTION pad_collate
     lengths = [int(seq.shape[0]) for seq in batch]

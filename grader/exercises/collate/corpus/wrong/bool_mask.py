@@ -1,5 +1,5 @@
 # WRONG: attention_mask is a torch.bool tensor instead of int64.
-# breaks: collate.int64_b_by_t
+# breaks: collate.tables_are_int64_b_by_t
 # witness of: test_collate.py::test_returns_the_three_keys_as_int64_b_by_t
 
 ### BEGIN SOLUTION pad_collate

@@ -1,5 +1,5 @@
 # WRONG: filters empty sequences out of the batch, so B shrinks and an all-empty batch crashes.
-# breaks: collate.ragged_and_empty
+# breaks: collate.empty_sequences_keep_their_row
 # witness of: test_collate.py::test_empty_sequences
 
 ### BEGIN SOLUTION pad_collate

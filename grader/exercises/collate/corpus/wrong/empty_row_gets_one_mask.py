@@ -1,5 +1,5 @@
 # WRONG: marks at least one position per row as real (to avoid fully masked attention rows); pad_collate([tensor([]), tensor([1, 2])]) gives attention_mask[0] [1, 0] and labels[0] [0, -100] instead of [0, 0] and [-100, -100].
-# breaks: collate.attention_mask
+# breaks: collate.attention_mask_marks_real_tokens
 
 ### BEGIN SOLUTION pad_collate
     lengths = [int(seq.shape[0]) for seq in batch]

@@ -1,5 +1,5 @@
 # WRONG: also returns a 'lengths' entry; pad_collate([tensor([1])]) has keys input_ids, attention_mask, labels, lengths instead of exactly three keys.
-# breaks: collate.exact_keys
+# breaks: collate.returns_exactly_the_three_keys
 
 ### BEGIN SOLUTION pad_collate
     lengths = [int(seq.shape[0]) for seq in batch]

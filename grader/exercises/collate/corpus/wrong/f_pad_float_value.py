@@ -1,5 +1,5 @@
 # WRONG: widens each row to int64 and pads it with F.pad(value=pad_id), a float, so a pad_id beyond 2**53 comes back rounded (pad_id=2**53 + 1 is written as 2**53).
-# breaks: collate.right_padding
+# breaks: collate.input_ids_are_right_padded
 # witness of: test_collate.py::test_a_pad_id_beyond_float_precision_is_written_exact
 import torch.nn.functional as F
 

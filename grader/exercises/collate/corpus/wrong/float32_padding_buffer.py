@@ -1,5 +1,5 @@
 # WRONG: pads into a float32 buffer (torch.full with a float pad) and converts to int64 at the end, so token ids beyond 2**24 come back rounded.
-# breaks: collate.right_padding, collate.labels
+# breaks: collate.input_ids_are_right_padded, collate.labels_are_ids_with_minus_100_at_padding
 # witness of: test_collate.py::test_ids_beyond_float_precision_come_back_exact
 
 ### BEGIN SOLUTION pad_collate

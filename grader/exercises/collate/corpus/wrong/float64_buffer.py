@@ -1,5 +1,5 @@
 # WRONG: fills a float64 buffer and converts to int64 at the end; an int64 id 2**53 + 1 comes back as 2**53 (9007199254740992 instead of 9007199254740993).
-# breaks: collate.right_padding, collate.labels
+# breaks: collate.input_ids_are_right_padded, collate.labels_are_ids_with_minus_100_at_padding
 
 ### BEGIN SOLUTION pad_collate
     lengths = [int(seq.shape[0]) for seq in batch]

@@ -1,5 +1,5 @@
 # WRONG: attention_mask is float32 (as in some model code) instead of int64.
-# breaks: collate.int64_b_by_t
+# breaks: collate.tables_are_int64_b_by_t
 
 ### BEGIN SOLUTION pad_collate
     lengths = torch.tensor([len(seq) for seq in batch], dtype=torch.long)

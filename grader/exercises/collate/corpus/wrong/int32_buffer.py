@@ -1,5 +1,5 @@
 # WRONG: fills an int32 buffer ("token ids fit in int32") and widens at the end; an int64 id 2**31 comes back as -2147483648.
-# breaks: collate.right_padding, collate.labels, collate.pad_id_outside_dtype
+# breaks: collate.input_ids_are_right_padded, collate.labels_are_ids_with_minus_100_at_padding, collate.pad_id_outside_the_input_dtype
 
 ### BEGIN SOLUTION pad_collate
     lengths = [int(seq.shape[0]) for seq in batch]

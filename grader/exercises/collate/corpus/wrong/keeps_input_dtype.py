@@ -1,5 +1,5 @@
 # WRONG: builds the tables in the input's dtype (batch[0].dtype), so int32/int16/uint8 batches do not come back as int64.
-# breaks: collate.narrow_dtype_same_length, collate.any_integer_dtype, collate.pad_id_outside_dtype, collate.int64_b_by_t
+# breaks: collate.any_integer_dtype_gives_the_same_tables, collate.int64_also_when_no_row_needs_padding, collate.pad_id_outside_the_input_dtype, collate.tables_are_int64_b_by_t
 # witness of: test_collate.py::test_any_integer_dtype_comes_out_int64
 
 ### BEGIN SOLUTION pad_collate

@@ -1,5 +1,5 @@
 # WRONG: labels is the same tensor as input_ids, so writing -100 into labels also overwrites the padding of input_ids.
-# breaks: collate.pad_id, collate.tables_independent
+# breaks: collate.input_ids_are_right_padded, collate.inputs_are_not_modified
 
 ### BEGIN SOLUTION pad_collate
     ids = torch.nn.utils.rnn.pad_sequence([seq.long() for seq in batch], batch_first=True, padding_value=pad_id)

@@ -1,5 +1,5 @@
 # WRONG: returns input_ids itself as labels when no row needs padding; after out = pad_collate([tensor([1, 2]), tensor([1, 2])]), out["labels"][0, 0] = -100 also changes out["input_ids"][0, 0].
-# breaks: collate.tables_independent
+# breaks: collate.inputs_are_not_modified
 # witness of: test_collate.py::test_the_three_tables_share_no_memory
 
 ### BEGIN SOLUTION pad_collate

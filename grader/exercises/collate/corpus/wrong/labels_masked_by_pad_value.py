@@ -1,5 +1,5 @@
 # WRONG: labels are -100 wherever input_ids == pad_id, so a real token equal to pad_id loses its label.
-# breaks: collate.mask_decides_labels
+# breaks: collate.labels_are_ids_with_minus_100_at_padding
 # witness of: test_collate.py::test_a_real_token_equal_to_pad_id_keeps_its_label
 
 ### BEGIN SOLUTION pad_collate

@@ -1,5 +1,5 @@
 # WRONG: labels are a plain copy of input_ids: padding positions keep pad_id instead of -100.
-# breaks: collate.labels
+# breaks: collate.labels_are_ids_with_minus_100_at_padding
 # witness of: test_collate.py::test_pin_memory_loader_gives_the_documented_batches; test_fences.py::test_fence1_default_collate_rules_and_pad_collate
 
 ### BEGIN SOLUTION pad_collate

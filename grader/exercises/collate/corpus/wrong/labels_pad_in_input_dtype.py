@@ -1,5 +1,5 @@
 # WRONG: builds labels with pad_sequence(padding_value=-100) in the input dtype and widens afterwards; for uint8 input [tensor([1,2],uint8), tensor([3],uint8)] the call raises RuntimeError 'value cannot be converted to type uint8_t without overflow' instead of returning labels [[1, 2], [3, -100]].
-# breaks: collate.narrow_dtype_same_length, collate.any_integer_dtype, collate.pad_id_outside_dtype
+# breaks: collate.any_integer_dtype_gives_the_same_tables, collate.int64_also_when_no_row_needs_padding, collate.pad_id_outside_the_input_dtype
 
 ### BEGIN SOLUTION pad_collate
     lengths = [int(seq.shape[0]) for seq in batch]

@@ -1,5 +1,5 @@
 # WRONG: shifts labels one position left (the model's job), so labels[i, t] is input_ids[i, t + 1].
-# breaks: collate.labels
+# breaks: collate.labels_are_ids_with_minus_100_at_padding
 
 ### BEGIN SOLUTION pad_collate
     lengths = torch.tensor([len(seq) for seq in batch], dtype=torch.long)

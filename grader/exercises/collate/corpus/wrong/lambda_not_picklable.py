@@ -1,5 +1,5 @@
 # WRONG: pad_collate is a lambda bound at module level, which spawn and forkserver workers cannot pickle.
-# breaks: collate.picklable_for_workers
+# breaks: collate.same_batches_in_real_workers
 # witness of: test_collate.py::test_same_batches_in_worker_processes
 
 ### AT THE END OF THE MODULE

@@ -1,5 +1,5 @@
 # WRONG: masks labels after the loop with the leaked loop variable n (the last row's length); pad_collate([tensor([1]), tensor([2, 3])])['labels'] is [[1, 0], [2, 3]] instead of [[1, -100], [2, 3]].
-# breaks: collate.labels
+# breaks: collate.labels_are_ids_with_minus_100_at_padding
 
 ### BEGIN SOLUTION pad_collate
     lengths = [int(seq.shape[0]) for seq in batch]

@@ -1,5 +1,5 @@
 # WRONG: pads on the left (sequences end at column T), but the contract asks for right padding.
-# breaks: collate.right_padding, collate.attention_mask, collate.labels
+# breaks: collate.attention_mask_marks_real_tokens, collate.input_ids_are_right_padded, collate.labels_are_ids_with_minus_100_at_padding
 # witness of: test_collate.py::test_right_pads_masks_and_labels_a_small_batch
 
 ### BEGIN SOLUTION pad_collate

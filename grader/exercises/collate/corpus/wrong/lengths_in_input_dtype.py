@@ -1,5 +1,5 @@
 # WRONG: builds the mask from a lengths tensor made with batch[0].new_tensor, which has the input dtype; uint8 sequences of lengths 300 and 1 make the call raise RuntimeError 'value cannot be converted to type uint8 without overflow' instead of returning a mask whose row 0 has 300 ones.
-# breaks: collate.any_integer_dtype
+# breaks: collate.any_integer_dtype_gives_the_same_tables
 # witness of: test_collate.py::test_narrow_sequences_longer_than_their_dtype_holds
 
 ### BEGIN SOLUTION pad_collate

@@ -1,5 +1,5 @@
 # WRONG: attention_mask (and so labels) is computed as input_ids != pad_id, which zeroes real tokens equal to pad_id.
-# breaks: collate.attention_mask, collate.mask_decides_labels
+# breaks: collate.attention_mask_marks_real_tokens, collate.labels_are_ids_with_minus_100_at_padding
 
 ### BEGIN SOLUTION pad_collate
     longest = max(len(seq) for seq in batch)

@@ -1,5 +1,5 @@
 # WRONG: allocates attention_mask as int32; pad_collate([tensor([1]), tensor([2, 3])])['attention_mask'].dtype is torch.int32 instead of torch.int64.
-# breaks: collate.int64_b_by_t
+# breaks: collate.tables_are_int64_b_by_t
 
 ### BEGIN SOLUTION pad_collate
     lengths = [int(seq.shape[0]) for seq in batch]

@@ -1,5 +1,5 @@
 # WRONG: returns a batch of one sequence as a view of it (batch[0].long()[None], and .long() of an int64 tensor is the tensor itself), so input_ids shares the caller's memory.
-# breaks: collate.no_shared_memory
+# breaks: collate.inputs_are_not_modified
 # witness of: test_collate.py::test_inputs_are_not_modified_and_not_shared
 
 ### BEGIN SOLUTION pad_collate

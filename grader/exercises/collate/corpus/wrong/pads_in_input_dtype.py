@@ -1,5 +1,5 @@
 # WRONG: pads each row with F.pad(value=pad_id) in the input's dtype and widens afterwards, so a pad_id the dtype cannot hold (300 or -1 with uint8) raises, and F.pad's value is a float, so a pad_id beyond 2**53 comes back rounded.
-# breaks: collate.pad_id_outside_dtype, collate.right_padding
+# breaks: collate.input_ids_are_right_padded, collate.pad_id_outside_the_input_dtype
 # witness of: test_collate.py::test_pad_id_need_not_fit_the_input_dtype; test_collate.py::test_a_pad_id_beyond_float_precision_is_written_exact
 import torch.nn.functional as F
 

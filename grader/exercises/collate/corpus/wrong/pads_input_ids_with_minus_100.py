@@ -1,5 +1,5 @@
 # WRONG: pads input_ids with -100 (the label ignore value) instead of pad_id.
-# breaks: collate.pad_id
+# breaks: collate.input_ids_are_right_padded
 
 ### BEGIN SOLUTION pad_collate
     lengths = torch.tensor([len(seq) for seq in batch], dtype=torch.long)

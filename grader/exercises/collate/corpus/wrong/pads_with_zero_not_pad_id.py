@@ -1,5 +1,5 @@
 # WRONG: ignores pad_id and always pads input_ids with 0.
-# breaks: collate.pad_id
+# breaks: collate.input_ids_are_right_padded
 
 ### BEGIN SOLUTION pad_collate
     lengths = torch.tensor([len(seq) for seq in batch], dtype=torch.long)

@@ -1,5 +1,5 @@
 # WRONG: starts from a zero buffer and then turns every 0 into pad_id; pad_collate([tensor([0, 5]), tensor([7])], pad_id=9)['input_ids'] is [[9, 5], [7, 9]] instead of [[0, 5], [7, 9]] (invisible with the default pad_id=0).
-# breaks: collate.right_padding, collate.labels
+# breaks: collate.input_ids_are_right_padded, collate.labels_are_ids_with_minus_100_at_padding
 # witness of: test_collate.py::test_a_real_zero_stays_a_zero_with_another_pad_id
 
 ### BEGIN SOLUTION pad_collate

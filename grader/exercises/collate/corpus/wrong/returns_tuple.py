@@ -1,5 +1,5 @@
 # WRONG: returns a tuple (input_ids, attention_mask, labels) instead of the documented dict.
-# breaks: collate.exact_keys, collate.int64_b_by_t, collate.right_padding, collate.attention_mask, collate.labels, collate.ragged_and_empty, collate.any_integer_dtype, collate.narrow_dtype_same_length, collate.pad_id_outside_dtype
+# breaks: collate.any_integer_dtype_gives_the_same_tables, collate.attention_mask_marks_real_tokens, collate.empty_sequences_keep_their_row, collate.input_ids_are_right_padded, collate.int64_also_when_no_row_needs_padding, collate.labels_are_ids_with_minus_100_at_padding, collate.pad_id_outside_the_input_dtype, collate.returns_exactly_the_three_keys, collate.tables_are_int64_b_by_t
 # witness of: test_collate.py::test_works_as_collate_fn_in_process
 
 ### BEGIN SOLUTION pad_collate

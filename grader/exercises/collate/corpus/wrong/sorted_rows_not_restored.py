@@ -1,5 +1,5 @@
 # WRONG: sorts the batch list by length (longest first) and builds the rows in sorted order; pad_collate([tensor([1]), tensor([2, 3])]) gives input_ids [[2, 3], [1, 0]] instead of [[1, 0], [2, 3]].
-# breaks: collate.list_may_be_reordered, collate.mask_decides_labels
+# breaks: collate.attention_mask_marks_real_tokens, collate.input_ids_are_right_padded, collate.labels_are_ids_with_minus_100_at_padding
 
 ### BEGIN SOLUTION pad_collate
     batch.sort(key=len, reverse=True)  # longest first, like pack_padded_sequence wants

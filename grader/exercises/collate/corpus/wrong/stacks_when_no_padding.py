@@ -1,5 +1,5 @@
 # WRONG: when every sequence has one length, returns torch.stack(batch) as it is, so a same-length int32 or uint8 batch does not come back int64.
-# breaks: collate.narrow_dtype_same_length
+# breaks: collate.int64_also_when_no_row_needs_padding
 # witness of: test_collate.py::test_same_length_batches_come_out_int64_too
 
 ### BEGIN SOLUTION pad_collate

@@ -1,5 +1,5 @@
 # WRONG: measures each row's length as the position after its last token != pad_id; pad_collate([tensor([5, 0]), tensor([7, 8, 9])]) gives attention_mask[0] [1, 0, 0] and labels[0] [5, -100, -100] instead of [1, 1, 0] and [5, 0, -100].
-# breaks: collate.mask_decides_labels
+# breaks: collate.attention_mask_marks_real_tokens, collate.labels_are_ids_with_minus_100_at_padding
 
 ### BEGIN SOLUTION pad_collate
     lengths = [int(seq.shape[0]) for seq in batch]

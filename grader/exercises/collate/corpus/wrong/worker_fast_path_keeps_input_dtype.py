@@ -1,5 +1,5 @@
 # WRONG: inside a DataLoader worker it pads in the batch's own dtype, to send smaller batches back; int32 and uint8 batches then come out of workers int32 and uint8 (or raise on -100), while the main process gives int64.
-# breaks: collate.picklable_for_workers
+# breaks: collate.same_batches_in_real_workers
 
 ### BEGIN SOLUTION pad_collate
     lengths = torch.tensor([len(seq) for seq in batch], dtype=torch.long)

@@ -1,5 +1,5 @@
 # WRONG: sets dataset.rng without checking that the dataset has one, adding an rng attribute to datasets that had none.
-# breaks: seeding.dataset_without_rng
+# breaks: seeding.dataset_without_rng_is_left_alone
 # witness of: test_seeding.py::test_a_dataset_without_rng_gets_none; test_seeding.py::test_in_a_simulated_worker_a_dataset_without_rng_is_left_alone
 
 ### BEGIN SOLUTION seed_worker

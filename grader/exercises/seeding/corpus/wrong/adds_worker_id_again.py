@@ -1,5 +1,5 @@
 # WRONG: adds worker_id to torch.initial_seed(), which already includes it, so worker w gets base + 2w.
-# breaks: seeding.seed_from_initial_seed
+# breaks: seeding.seed_is_torch_initial_seed_modulo_2_32
 # witness of: test_seeding.py::test_in_simulated_workers_every_rng_is_seeded_from_the_torch_seed
 
 ### BEGIN SOLUTION seed_worker

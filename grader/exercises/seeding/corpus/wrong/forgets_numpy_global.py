@@ -1,5 +1,5 @@
 # WRONG: seeds random and the dataset's rng but not NumPy's legacy global RNG.
-# breaks: seeding.numpy_global
+# breaks: seeding.numpy_global_rng_is_seeded_in_workers
 
 ### BEGIN SOLUTION seed_worker
     seed = torch.initial_seed() % 2**32

@@ -1,5 +1,5 @@
 # WRONG: seeds NumPy and the dataset's rng but not Python's random module.
-# breaks: seeding.python_random
+# breaks: seeding.python_random_is_seeded_in_workers
 
 ### BEGIN SOLUTION seed_worker
     seed = torch.initial_seed() % 2**32

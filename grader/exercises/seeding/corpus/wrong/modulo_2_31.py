@@ -1,5 +1,5 @@
 # WRONG: reduces the seed modulo 2**31 instead of 2**32, so it differs from the documented seed whenever bit 31 is set.
-# breaks: seeding.seed_value
+# breaks: seeding.seed_is_torch_initial_seed_modulo_2_32
 # witness of: test_seeding.py::test_outside_a_worker_the_seed_is_torch_seed_modulo_2_32
 
 ### BEGIN SOLUTION seed_worker

@@ -1,5 +1,5 @@
 # WRONG: seeds random with a number derived from seed (random.seed(np.random.RandomState(seed).randint(2**31))) instead of with seed itself; after torch.manual_seed(7) random.random() differs from the stream of random.seed(7).
-# breaks: seeding.seed_value
+# breaks: seeding.seed_is_torch_initial_seed_modulo_2_32
 import functools
 @functools.lru_cache(maxsize=None)
 def _seed():

@@ -1,5 +1,5 @@
 # WRONG: gives the dataset numpy.random.default_rng((worker_id, seed)) instead of default_rng(seed); the worker's ds.rng.random() after torch.manual_seed(5) differs from default_rng(5).random().
-# breaks: seeding.seed_value
+# breaks: seeding.seed_is_torch_initial_seed_modulo_2_32
 import functools
 @functools.lru_cache(maxsize=None)
 def _seed():

@@ -1,5 +1,5 @@
 # WRONG: seeds NumPy and random correctly but gives the dataset np.random.default_rng(worker_id), the same in every epoch and run.
-# breaks: seeding.seed_from_initial_seed
+# breaks: seeding.seed_is_torch_initial_seed_modulo_2_32
 
 ### BEGIN SOLUTION seed_worker
     seed = torch.initial_seed() % 2**32

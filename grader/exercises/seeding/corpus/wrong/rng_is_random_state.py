@@ -1,5 +1,5 @@
 # WRONG: replaces the dataset's rng with a legacy np.random.RandomState(seed) instead of np.random.default_rng(seed).
-# breaks: seeding.dataset_rng_replaced
+# breaks: seeding.dataset_rng_is_replaced_in_workers
 
 ### BEGIN SOLUTION seed_worker
     seed = torch.initial_seed() % 2**32

@@ -1,5 +1,5 @@
 # WRONG: replaces dataset.rng only when it is None or a numpy Generator; a dataset with rng = numpy.random.RandomState(0) (or random.Random(0)) keeps it, so all workers share one stream.
-# breaks: seeding.dataset_rng_replaced
+# breaks: seeding.dataset_rng_is_replaced_in_workers
 # witness of: test_seeding.py::test_an_rng_of_another_type_is_replaced_too; test_seeding.py::test_in_a_simulated_worker_every_rng_attribute_is_replaced
 import functools
 @functools.lru_cache(maxsize=None)

@@ -1,5 +1,5 @@
 # WRONG: seeds the dataset's rng with a number drawn from the freshly seeded NumPy global RNG instead of with the seed itself.
-# breaks: seeding.seed_from_initial_seed
+# breaks: seeding.seed_is_torch_initial_seed_modulo_2_32
 
 ### BEGIN SOLUTION seed_worker
     seed = torch.initial_seed() % 2**32

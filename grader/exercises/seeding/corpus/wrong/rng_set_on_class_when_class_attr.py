@@ -1,5 +1,5 @@
 # WRONG: when rng is a class attribute it assigns type(dataset).rng instead of the instance; for class D: rng = None, the worker's copy gets no instance attribute ('rng' not in vars(d)) and D.rng is changed for every instance.
-# breaks: seeding.rng_on_the_class
+# breaks: seeding.class_level_rng_is_replaced_too
 # witness of: test_seeding.py::test_a_dataset_whose_class_defines_rng_gets_one_of_its_own; test_seeding.py::test_in_a_simulated_worker_every_rng_attribute_is_replaced
 import functools
 @functools.lru_cache(maxsize=None)

@@ -1,5 +1,5 @@
 # WRONG: gives the dataset np.random.default_rng() with no seed (OS entropy), so reruns cannot repeat.
-# breaks: seeding.seed_from_initial_seed, seeding.reruns_workers_epochs
+# breaks: seeding.reruns_repeat_and_epochs_differ, seeding.seed_is_torch_initial_seed_modulo_2_32
 # witness of: lab b: reruns identical
 
 ### BEGIN SOLUTION seed_worker

@@ -1,5 +1,5 @@
 # WRONG: caches the seed in a functools.lru_cache helper; torch.manual_seed(1); seed_worker(0); torch.manual_seed(2); seed_worker(0) seeds NumPy with 1 the second time instead of 2.
-# breaks: seeding.seed_value
+# breaks: seeding.seed_is_torch_initial_seed_modulo_2_32
 import functools
 @functools.lru_cache(maxsize=None)
 def _seed():

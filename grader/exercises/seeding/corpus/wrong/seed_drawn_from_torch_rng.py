@@ -1,5 +1,5 @@
 # WRONG: draws the seed from torch's RNG (torch.randint(0, 2**32, ())) instead of reading torch.initial_seed(); after torch.manual_seed(5), NumPy is seeded with a draw (deterministic but not 5) and torch's stream is advanced.
-# breaks: seeding.seed_value
+# breaks: seeding.seed_is_torch_initial_seed_modulo_2_32
 
 ### BEGIN SOLUTION seed_worker
     seed = int(torch.randint(0, 2**32, ()).item())

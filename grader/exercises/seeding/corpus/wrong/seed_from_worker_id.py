@@ -1,5 +1,5 @@
 # WRONG: seeds every RNG from worker_id alone, so every epoch and every run repeats the same streams.
-# breaks: seeding.seed_from_initial_seed, seeding.reruns_workers_epochs
+# breaks: seeding.reruns_repeat_and_epochs_differ, seeding.seed_is_torch_initial_seed_modulo_2_32
 # witness of: test_seeding.py::test_reruns_repeat_workers_differ_epochs_differ
 
 ### BEGIN SOLUTION seed_worker

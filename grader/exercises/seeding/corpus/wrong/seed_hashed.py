@@ -1,5 +1,5 @@
 # WRONG: computes the seed as hash(torch.initial_seed()) % 2**32, and Python's int hash folds values >= 2**61 - 1; after torch.manual_seed(2**63) NumPy is seeded with 4 instead of 2**63 % 2**32 = 0.
-# breaks: seeding.seed_value
+# breaks: seeding.seed_is_torch_initial_seed_modulo_2_32
 import functools
 @functools.lru_cache(maxsize=None)
 def _seed():

@@ -1,5 +1,5 @@
 # WRONG: replaces the dataset's rng only when num_workers > 1 (no other worker to collide with): with one worker the pickled rng stays and repeats every epoch.
-# breaks: seeding.dataset_rng_replaced
+# breaks: seeding.dataset_rng_is_replaced_in_workers
 
 ### BEGIN SOLUTION seed_worker
     seed = torch.initial_seed() % 2**32

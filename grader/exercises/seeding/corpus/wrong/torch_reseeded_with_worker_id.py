@@ -1,5 +1,5 @@
 # WRONG: also calls torch.manual_seed(worker_id); after torch.manual_seed(1234); seed_worker(3), torch.initial_seed() is 3 instead of staying 1234 (so every epoch and rerun gives worker 3 the same torch stream).
-# breaks: seeding.torch_seeding_optional
+# breaks: seeding.seed_is_torch_initial_seed_modulo_2_32
 # witness of: test_seeding.py::test_in_simulated_workers_every_rng_is_seeded_from_the_torch_seed
 import functools
 @functools.lru_cache(maxsize=None)

@@ -1,5 +1,5 @@
 # WRONG: calls torch.seed() (which re-seeds torch nondeterministically and returns the new seed) instead of torch.initial_seed(); after torch.manual_seed(5), NumPy is seeded with a fresh random value instead of 5, so reruns differ.
-# breaks: seeding.seed_value, seeding.torch_seeding_optional
+# breaks: seeding.reruns_repeat_and_epochs_differ, seeding.seed_is_torch_initial_seed_modulo_2_32
 
 ### BEGIN SOLUTION seed_worker
     seed = torch.seed() % 2**32

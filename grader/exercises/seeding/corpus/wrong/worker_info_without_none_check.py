@@ -1,5 +1,5 @@
 # WRONG: reads get_worker_info().seed without handling None, so calling it outside a worker raises AttributeError.
-# breaks: seeding.outside_a_worker
+# breaks: seeding.seeds_numpy_and_random_outside_workers
 # witness of: test_seeding.py::test_outside_a_worker_seeds_numpy_and_random
 
 ### BEGIN SOLUTION seed_worker

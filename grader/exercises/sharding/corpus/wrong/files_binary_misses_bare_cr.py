@@ -1,5 +1,5 @@
 # WRONG: ShardedFiles reads the files in binary and splits on b'\n' only, so lines ending in a bare '\r' are not split.
-# breaks: sharding.files_line_endings_removed
+# breaks: sharding.files_remove_only_the_line_ending
 
 ### BEGIN SOLUTION ShardedFiles.__iter__
         info = get_worker_info()

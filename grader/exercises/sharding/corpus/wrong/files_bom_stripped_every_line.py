@@ -1,5 +1,5 @@
 # WRONG: lstrips '\ufeff' from every line, not only the file's first; a file 'x\n\ufeffy\n' yields ['x', 'y'] instead of ['x', '\ufeffy'].
-# breaks: sharding.files_bom
+# breaks: sharding.files_bom_and_other_boundaries_either_way
 # witness of: test_sharding.py::test_files_a_mark_inside_a_file_is_kept
 
 ### BEGIN SOLUTION ShardedFiles.__iter__

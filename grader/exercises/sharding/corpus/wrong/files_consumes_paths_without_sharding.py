@@ -1,5 +1,5 @@
 # WRONG: with a single reader it pops files off self.paths itself instead of a copy; the second list(ShardedFiles([b, c])) yields [] instead of ['b0', 'c0'].
-# breaks: sharding.files_fresh_iter
+# breaks: sharding.files_every_iter_starts_afresh
 
 ### BEGIN SOLUTION ShardedFiles.__iter__
         info = get_worker_info()

@@ -1,5 +1,5 @@
 # WRONG: ShardedFiles opens the files with newline='' and strips only '\n', so CRLF lines keep a trailing '\r'.
-# breaks: sharding.files_line_endings_removed
+# breaks: sharding.files_remove_only_the_line_ending
 
 ### BEGIN SOLUTION ShardedFiles.__iter__
         info = get_worker_info()

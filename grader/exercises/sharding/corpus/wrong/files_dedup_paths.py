@@ -1,5 +1,5 @@
 # WRONG: drops repeated paths (dict.fromkeys) before sharding; ShardedFiles([b, b]) yields ['b0'] instead of ['b0', 'b0'].
-# breaks: sharding.files_paths_as_given
+# breaks: sharding.files_in_the_order_given
 import os
 
 ### BEGIN SOLUTION ShardedFiles.__iter__

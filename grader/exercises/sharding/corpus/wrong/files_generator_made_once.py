@@ -1,5 +1,5 @@
 # WRONG: ShardedFiles creates its line generator once in __init__ and returns it from every __iter__, so a second iter() yields nothing.
-# breaks: sharding.files_fresh_iter
+# breaks: sharding.files_every_iter_starts_afresh
 # WHOLE: the mistake is in ShardedFiles.__init__, which the stub hands out as it is
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 

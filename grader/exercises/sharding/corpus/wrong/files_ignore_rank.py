@@ -1,5 +1,5 @@
 # WRONG: ShardedFiles shards only over the workers and ignores rank and world_size, so every rank reads the same files.
-# breaks: sharding.files_rank, sharding.files_reader_slice
+# breaks: sharding.files_ranks_split_by_file, sharding.files_readers_in_real_workers
 # witness of: test_sharding.py::test_files_two_ranks_split_the_files
 
 ### BEGIN SOLUTION ShardedFiles.__iter__

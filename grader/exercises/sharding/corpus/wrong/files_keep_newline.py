@@ -1,5 +1,5 @@
 # WRONG: ShardedFiles yields the lines with their trailing newline still attached.
-# breaks: sharding.files_line_endings_removed
+# breaks: sharding.files_remove_only_the_line_ending
 # witness of: test_sharding.py::test_files_without_workers_yield_every_line_in_order; test_sharding.py::test_files_bom_and_other_line_boundaries_either_way
 
 ### BEGIN SOLUTION ShardedFiles.__iter__

@@ -1,5 +1,5 @@
 # WRONG: ShardedFiles reads each file whole with f.read().splitlines() instead of line by line, so memory grows with the file.
-# breaks: sharding.files_line_by_line
+# breaks: sharding.files_read_line_by_line
 # witness of: test_sharding.py::test_files_read_line_by_line
 
 ### BEGIN SOLUTION ShardedFiles.__iter__

@@ -1,5 +1,5 @@
 # WRONG: ShardedFiles numbers the readers worker_id * world_size + rank instead of rank * k + worker_id.
-# breaks: sharding.files_reader_slice
+# breaks: sharding.files_readers_in_real_workers
 # witness of: test_sharding.py::test_files_two_ranks_two_workers_each_line_exactly_once; test_sharding.py::test_files_readers_in_simulated_workers
 
 ### BEGIN SOLUTION ShardedFiles.__iter__

@@ -1,5 +1,5 @@
 # WRONG: numbers the readers rank + worker_id instead of rank * k + worker_id; with world_size=2, k=2 and paths [a,b,c,d], rank 0 worker 1 and rank 1 worker 0 both read [b] and nobody reads d.
-# breaks: sharding.files_reader_slice
+# breaks: sharding.files_readers_in_real_workers
 # witness of: test_sharding.py::test_files_two_ranks_two_workers_each_line_exactly_once; test_sharding.py::test_files_readers_in_simulated_workers
 
 ### BEGIN SOLUTION ShardedFiles.__iter__

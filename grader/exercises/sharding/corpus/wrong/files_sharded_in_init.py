@@ -1,5 +1,5 @@
 # WRONG: ShardedFiles picks its files in __init__, where get_worker_info() is None, so every worker reads all of the rank's files.
-# breaks: sharding.files_worker_read_in_iter
+# breaks: sharding.files_readers_in_real_workers
 # witness of: test_sharding.py::test_files_two_ranks_two_workers_each_line_exactly_once; test_sharding.py::test_files_readers_in_simulated_workers
 # WHOLE: the mistake is in ShardedFiles.__init__, which the stub hands out as it is
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.

@@ -1,5 +1,5 @@
 # WRONG: ShardedFiles sorts the paths before sharding (for a deterministic order), so files are not read in the order given and a reader gets other files than paths[reader::world_size * k].
-# breaks: sharding.files_paths_as_given
+# breaks: sharding.files_in_the_order_given
 # witness of: test_sharding.py::test_files_in_the_order_given
 
 ### BEGIN SOLUTION ShardedFiles.__iter__

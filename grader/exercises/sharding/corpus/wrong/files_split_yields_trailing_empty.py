@@ -1,5 +1,5 @@
 # WRONG: ShardedFiles reads each file whole and splits on '\n', yielding an extra '' after a final newline and one for an empty file.
-# breaks: sharding.files_line_endings_removed, sharding.files_last_line_and_empty_file, sharding.files_line_by_line
+# breaks: sharding.files_last_line_and_empty_file, sharding.files_read_line_by_line, sharding.files_remove_only_the_line_ending
 
 ### BEGIN SOLUTION ShardedFiles.__iter__
         info = get_worker_info()

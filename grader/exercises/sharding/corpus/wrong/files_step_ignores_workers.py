@@ -1,5 +1,5 @@
 # WRONG: keeps the reader index rank * k + worker_id but steps by world_size only; with world_size=1, k=2 and paths [b, c, d], worker 0 reads b, c, d and worker 1 reads c, d (c and d twice).
-# breaks: sharding.files_reader_slice
+# breaks: sharding.files_readers_in_real_workers
 # witness of: test_sharding.py::test_files_two_ranks_two_workers_each_line_exactly_once; test_sharding.py::test_files_readers_in_simulated_workers
 
 ### BEGIN SOLUTION ShardedFiles.__iter__

@@ -1,5 +1,5 @@
 # WRONG: reads with `while (line := f.readline().removesuffix('\n'))`, which ends the file at its first empty line; a file 'a\n\nb\n' yields ['a'] instead of ['a', '', 'b'].
-# breaks: sharding.files_line_endings_removed
+# breaks: sharding.files_remove_only_the_line_ending
 
 ### BEGIN SOLUTION ShardedFiles.__iter__
         info = get_worker_info()

@@ -1,5 +1,5 @@
 # WRONG: ShardedFiles yields line.strip(), removing the line's own leading and trailing spaces and tabs, not just its line ending.
-# breaks: sharding.files_line_endings_removed
+# breaks: sharding.files_remove_only_the_line_ending
 # witness of: test_sharding.py::test_files_remove_only_the_line_ending
 
 ### BEGIN SOLUTION ShardedFiles.__iter__

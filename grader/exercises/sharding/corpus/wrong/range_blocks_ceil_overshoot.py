@@ -1,5 +1,5 @@
 # WRONG: gives worker w the block [w * ceil(n/k), (w + 1) * ceil(n/k)) without clipping to n; ShardedRange(5) with k=2 yields [0, 1, 2] and [3, 4, 5], so 5 (outside 0..n-1) is yielded.
-# breaks: sharding.range_exactly_once
+# breaks: sharding.range_exactly_once_in_real_workers
 # witness of: test_sharding.py::test_remainders_each_integer_exactly_once
 
 ### BEGIN SOLUTION ShardedRange.__iter__

@@ -1,5 +1,5 @@
 # WRONG: gives worker w the block starting at w * round(n / k), the last worker taking the rest, without clipping to n; ShardedRange(9) with k=6 has worker 4 yield [8, 9], so 9 (outside 0..n-1) is yielded.
-# breaks: sharding.range_exactly_once
+# breaks: sharding.range_exactly_once_in_real_workers
 # witness of: test_sharding.py::test_remainders_each_integer_exactly_once
 
 ### BEGIN SOLUTION ShardedRange.__iter__

@@ -1,5 +1,5 @@
 # WRONG: caches (worker id, num_workers) on the dataset at the first iter(); after one list(ds) in the main process, every DataLoader worker (k=2) yields all of 0..n-1, so ShardedRange(4) yields each integer twice.
-# breaks: sharding.range_worker_read_in_iter
+# breaks: sharding.range_exactly_once_in_real_workers
 # witness of: test_sharding.py::test_workers_shard_after_a_pass_in_the_main_process; test_sharding.py::test_range_in_simulated_workers_each_integer_exactly_once
 
 ### BEGIN SOLUTION ShardedRange.__iter__

@@ -1,5 +1,5 @@
 # WRONG: ShardedRange gives each worker a contiguous chunk of n // k integers, dropping the n % k left over (all of them when n < k).
-# breaks: sharding.range_exactly_once
+# breaks: sharding.range_exactly_once_in_real_workers
 # witness of: test_sharding.py::test_fewer_items_than_workers; lab a: sharded: each integer exactly once, fewer integers than workers; test_sharding.py::test_range_in_simulated_workers_each_integer_exactly_once
 
 ### BEGIN SOLUTION ShardedRange.__iter__

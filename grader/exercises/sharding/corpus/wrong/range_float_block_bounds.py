@@ -1,5 +1,5 @@
 # WRONG: splits 0..n-1 into contiguous blocks with float bounds int(w * n / k) .. int((w + 1) * n / k); for n = 2**53 + 1 and one worker the last block ends at int(float(n)) = 2**53, so 2**53 is never yielded (checked on the bounds).
-# breaks: sharding.range_exactly_once
+# breaks: sharding.range_exactly_once_in_real_workers
 # HIDDEN: only n = 2**53 + 1 shows it, a stream no test can iterate; the grader reads the bounds of the workers' range iterators instead
 
 ### BEGIN SOLUTION ShardedRange.__iter__

@@ -1,5 +1,5 @@
 # WRONG: ShardedRange keeps its position on self (__iter__ returns self), so a second iter() yields nothing.
-# breaks: sharding.range_fresh_iter
+# breaks: sharding.range_every_iter_starts_afresh
 # witness of: test_sharding.py::test_range_without_workers_yields_0_to_n_minus_1
 # WHOLE: the mistake adds ShardedRange.__next__, a member outside the solution regions
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.

@@ -1,5 +1,5 @@
 # WRONG: ShardedRange ignores the workers entirely, so k workers yield every integer k times.
-# breaks: sharding.range_exactly_once
+# breaks: sharding.range_exactly_once_in_real_workers
 # witness of: test_sharding.py::test_two_workers_yield_each_integer_exactly_once; lab a: sharded: each integer exactly once, the count not a multiple of the workers
 
 ### BEGIN SOLUTION ShardedRange.__iter__

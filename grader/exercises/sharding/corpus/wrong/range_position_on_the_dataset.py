@@ -1,5 +1,5 @@
 # WRONG: keeps the stream's position on the dataset (self.position) and resets it only when a pass ends, so an iter() after a partial pass resumes where the dropped one stopped, and two iterators taken in turns share one position.
-# breaks: sharding.range_fresh_iter
+# breaks: sharding.range_every_iter_starts_afresh
 
 ### BEGIN SOLUTION ShardedRange.__iter__
         info = get_worker_info()

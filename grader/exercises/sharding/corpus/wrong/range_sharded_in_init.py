@@ -1,5 +1,5 @@
 # WRONG: ShardedRange reads get_worker_info() in __init__, where it is None, so every worker yields all of 0..n-1.
-# breaks: sharding.range_worker_read_in_iter
+# breaks: sharding.range_exactly_once_in_real_workers
 # WHOLE: the mistake is in ShardedRange.__init__, which the stub hands out as it is
 """Exercise 2 (sharding): iterable datasets that yield each item exactly once.
 

@@ -1,5 +1,5 @@
 # WRONG: ShardedRange special-cases n < k (one integer each to the first n workers), else gives each worker a contiguous chunk of n // k integers, dropping the n % k left over (n = 5, k = 2 loses 4).
-# breaks: sharding.range_exactly_once
+# breaks: sharding.range_exactly_once_in_real_workers
 # witness of: lab a: sharded: each integer exactly once, the count not a multiple of the workers
 
 ### BEGIN SOLUTION ShardedRange.__iter__

@@ -1,5 +1,5 @@
 # WRONG: ShardedRange shards with np.array_split and yields NumPy integers instead of Python ints.
-# breaks: sharding.range_python_ints
+# breaks: sharding.range_yields_python_ints
 # witness of: test_sharding.py::test_range_yields_python_ints
 import numpy as np
 

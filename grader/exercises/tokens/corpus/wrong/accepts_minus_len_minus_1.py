@@ -1,5 +1,5 @@
 # WRONG: read_batch (and __getitems__ through it) adds len to a negative index and checks only the upper end, so -len - 1 becomes -1 and silently reads a wrapped window instead of raising IndexError.
-# breaks: tokens.read_batch_invalid_index, tokens.getitems_invalid_index
+# breaks: tokens.getitems_rejects_an_index_out_of_range, tokens.read_batch_rejects_an_index_out_of_range
 
 ### BEGIN SOLUTION TokenWindows
 

@@ -1,5 +1,5 @@
 # WRONG: checks 0 <= i <= len(ds) instead of < len(ds); on a 10-token file with block_size=4, ds[6] (len is 6) returns x of shape (3,) instead of raising IndexError.
-# breaks: tokens.sequence_indexing
+# breaks: tokens.negative_and_out_of_range_indices
 
 ### BEGIN SOLUTION TokenWindows.__init__
         if block_size < 1:

@@ -1,5 +1,5 @@
 # WRONG: always maps the file as uint16, ignoring the dtype argument (also in the size check).
-# breaks: tokens.dtype, tokens.rejects_bad_sizes
+# breaks: tokens.rejects_bad_sizes, tokens.windows_are_x_and_y_shifted_by_one
 # witness of: test_tokens.py::test_other_dtypes
 
 ### BEGIN SOLUTION TokenWindows.__init__

@@ -1,5 +1,5 @@
 # WRONG: reads the whole file with np.fromfile in __init__ instead of memory-mapping it lazily.
-# breaks: tokens.lazy_memmap, tokens.pickles_small
+# breaks: tokens.never_reads_the_file_whole, tokens.pickles_small_after_init_and_use
 # witness of: test_tokens.py::test_never_reads_the_file_whole
 
 ### BEGIN SOLUTION TokenWindows.__init__

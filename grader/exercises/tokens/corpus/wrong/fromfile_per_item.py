@@ -1,5 +1,5 @@
 # WRONG: reads the whole file with np.fromfile on every __getitem__ instead of memory-mapping it.
-# breaks: tokens.lazy_memmap
+# breaks: tokens.never_reads_the_file_whole
 
 ### BEGIN SOLUTION TokenWindows.__init__
         if block_size < 1:

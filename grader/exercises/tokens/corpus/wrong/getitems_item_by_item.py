@@ -1,5 +1,5 @@
 # WRONG: __getitems__ reads the batch window by window ([self[i] for i in indices]), one read of the memmap per window instead of one gather.
-# breaks: tokens.getitems_one_gather
+# breaks: tokens.getitems_reads_no_more_than_read_batch
 # witness of: test_tokens.py::test_getitems_reads_no_more_than_read_batch; lab d: __getitems__ reads the memmap once per batch
 
 ### BEGIN SOLUTION TokenWindows

@@ -1,5 +1,5 @@
 # WRONG: __getitems__ checks only the upper bound and multiplies the raw indices by the stride, so a negative index gathers tokens from the end of the file instead of window len + i. Checking only the upper bound also lets -len - 1 through.
-# breaks: tokens.getitems_pairs, tokens.getitems_invalid_index
+# breaks: tokens.getitems_rejects_an_index_out_of_range, tokens.getitems_returns_the_per_item_windows
 
 ### BEGIN SOLUTION TokenWindows
 

@@ -1,5 +1,5 @@
 # WRONG: returns each pair as a list [x, y] instead of a tuple; ds.__getitems__([0])[0] is a list, which is not equal to ds[0] = (x, y) as the per-item read is.
-# breaks: tokens.getitems_pairs
+# breaks: tokens.getitems_returns_the_per_item_windows
 # witness of: test_tokens.py::test_getitems_gives_tuples_equal_to_the_per_item_reads
 
 ### BEGIN SOLUTION TokenWindows.__init__

@@ -1,5 +1,5 @@
 # WRONG: __getitems__ returns the stacked batch as one (x_batch, y_batch) pair of (B, T) tensors instead of a list of (x, y) pairs.
-# breaks: tokens.getitems_pairs
+# breaks: tokens.getitems_returns_the_per_item_windows
 # witness of: test_tokens.py::test_getitems_returns_the_per_item_windows
 
 ### BEGIN SOLUTION TokenWindows

@@ -1,5 +1,5 @@
 # WRONG: __getitems__ builds the offsets with np.stack over the windows, which raises ValueError for an empty batch instead of returning [].
-# breaks: tokens.getitems_empty
+# breaks: tokens.getitems_of_no_index_is_empty
 # witness of: test_tokens.py::test_getitems_of_no_index_is_empty_even_for_an_empty_file
 
 ### BEGIN SOLUTION TokenWindows

@@ -1,5 +1,5 @@
 # WRONG: gathers x and y with two fancy indexes (two reads of the memmap per batch) instead of one (B, T + 1) block; read_batch(list(range(16))) indexes the memmap twice, and the docstring says once.
-# breaks: tokens.read_batch_one_gather
+# breaks: tokens.read_batch_reads_a_batch_in_one_gather
 
 ### BEGIN SOLUTION TokenWindows
 

@@ -1,5 +1,5 @@
 # WRONG: __getitems__ reduces every index modulo len(ds) without checking it, so an index out of range wraps around to a valid window instead of raising IndexError.
-# breaks: tokens.getitems_invalid_index
+# breaks: tokens.getitems_rejects_an_index_out_of_range
 # witness of: test_tokens.py::test_getitems_rejects_an_index_out_of_range
 
 ### BEGIN SOLUTION TokenWindows

@@ -1,5 +1,5 @@
 # WRONG: __getstate__ deletes the memmap attribute instead of setting it to None, so an unpickled copy (a spawn or forkserver worker's) raises AttributeError.
-# breaks: tokens.workers_open_their_own
+# breaks: tokens.read_batch_in_real_workers, tokens.same_batches_in_real_workers
 # witness of: test_tokens.py::test_same_batches_in_worker_processes
 
 ### BEGIN SOLUTION TokenWindows

@@ -1,5 +1,5 @@
 # WRONG: views uint16 tokens as int16 because torch lacks uint16, so ids above 32767 come back negative.
-# breaks: tokens.dtype
+# breaks: tokens.windows_are_x_and_y_shifted_by_one
 
 ### BEGIN SOLUTION TokenWindows.__init__
         if block_size < 1:

@@ -1,5 +1,5 @@
 # WRONG: rounds the window count up (ceil division by stride); a 10-token file with block_size=4, stride=3 gets len 3 instead of 2, and ds[2] returns x of shape (3,) (a window that does not fit).
-# breaks: tokens.len, tokens.sequence_indexing, tokens.read_batch_whole_batch_loader, tokens.workers_open_their_own, tokens.int64_tensors
+# breaks: tokens.len_counts_the_windows_that_fit, tokens.negative_and_out_of_range_indices, tokens.pin_memory_without_accelerator, tokens.read_batch_in_real_workers, tokens.same_batches_in_real_workers
 
 ### BEGIN SOLUTION TokenWindows.__init__
         if block_size < 1:

@@ -1,5 +1,5 @@
 # WRONG: computes len without max(0, ...); for a 3-token file and block_size=5, len(ds) raises ValueError ('__len__() should return >= 0', the formula gives -2) instead of returning 0.
-# breaks: tokens.len
+# breaks: tokens.len_counts_the_windows_that_fit
 
 ### BEGIN SOLUTION TokenWindows.__init__
         if block_size < 1:

@@ -1,5 +1,5 @@
 # WRONG: __len__ counts (n - block_size) // stride + 1 windows, one too many when the last window would need a token past the end.
-# breaks: tokens.len
+# breaks: tokens.len_counts_the_windows_that_fit
 # witness of: test_tokens.py::test_len_counts_the_windows_that_fit
 
 ### BEGIN SOLUTION TokenWindows.__init__

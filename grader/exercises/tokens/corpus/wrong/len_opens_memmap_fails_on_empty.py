@@ -1,5 +1,5 @@
 # WRONG: counts the tokens in __len__ from the memmap (opening it) rather than from the file size; for an empty file len(ds) raises ValueError ('cannot mmap an empty file') instead of returning 0.
-# breaks: tokens.len, tokens.lazy_memmap
+# breaks: tokens.len_counts_the_windows_that_fit, tokens.never_reads_the_file_whole
 # witness of: test_tokens.py::test_len_of_an_empty_file_is_0
 
 ### BEGIN SOLUTION TokenWindows.__init__

@@ -1,5 +1,5 @@
 # WRONG: opens the memmap in __init__ and keeps it in the pickled state, so pickling copies every token.
-# breaks: tokens.lazy_memmap, tokens.pickles_small
+# breaks: tokens.getitems_of_no_index_is_empty, tokens.never_reads_the_file_whole, tokens.pickles_small_after_init_and_use, tokens.read_batch_is_two_int64_tensors_of_shape_b_by_t
 # witness of: lab d: pickles small right after __init__; test_tokens.py::test_read_batch_of_no_index_has_no_rows_even_for_an_empty_file
 
 ### BEGIN SOLUTION TokenWindows.__init__

@@ -1,5 +1,5 @@
 # WRONG: opens the memmap in __init__ for a non-empty file (an empty one cannot be mapped) and leaves it out of the pickled state, so the pickles stay small but the file is mapped before tokens are first needed.
-# breaks: tokens.lazy_memmap
+# breaks: tokens.never_reads_the_file_whole
 # witness of: test_tokens.py::test_the_memmap_is_opened_on_first_use
 
 ### BEGIN SOLUTION TokenWindows.__init__

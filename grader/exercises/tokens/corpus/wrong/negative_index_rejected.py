@@ -1,5 +1,5 @@
 # WRONG: raises IndexError for every negative index instead of counting from the end.
-# breaks: tokens.sequence_indexing
+# breaks: tokens.negative_and_out_of_range_indices
 # witness of: test_tokens.py::test_negative_and_out_of_range_indices
 
 ### BEGIN SOLUTION TokenWindows.__init__

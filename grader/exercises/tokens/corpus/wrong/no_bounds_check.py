@@ -1,5 +1,5 @@
 # WRONG: does not check the index, so i >= len(ds) returns a short or empty window and negative i slices from the end of the file. __getitems__ and read_batch use the same unchecked offsets: -len - 1 gathers a wrapped window, and a negative index gathers other tokens than its own ds[i] slices.
-# breaks: tokens.sequence_indexing, tokens.getitems_invalid_index, tokens.getitems_pairs, tokens.read_batch_invalid_index
+# breaks: tokens.getitems_rejects_an_index_out_of_range, tokens.getitems_returns_the_per_item_windows, tokens.negative_and_out_of_range_indices, tokens.read_batch_rejects_an_index_out_of_range
 
 ### BEGIN SOLUTION TokenWindows.__init__
         if block_size < 1:

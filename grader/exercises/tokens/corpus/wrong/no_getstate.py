@@ -1,5 +1,5 @@
 # WRONG: opens the memmap lazily but caches it without __getstate__, so after first use pickling carries every token.
-# breaks: tokens.pickles_small
+# breaks: tokens.pickles_small_after_init_and_use
 # witness of: test_tokens.py::test_pickles_small_after_use; lab d: pickles small after use
 
 ### BEGIN SOLUTION TokenWindows.__init__

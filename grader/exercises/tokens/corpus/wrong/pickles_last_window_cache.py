@@ -1,5 +1,5 @@
 # WRONG: caches the last window's NumPy tokens on the dataset (a one-window read-ahead cache) and __getstate__ only drops the memmap; after ds[0], the pickled state holds a '_last' array of block_size + 1 tokens (the pickled state grows by about 100 bytes) instead of only the path and sizes.
-# breaks: tokens.pickles_small
+# breaks: tokens.pickles_small_after_init_and_use
 # witness of: test_tokens.py::test_pickles_small_after_reading_a_long_window
 
 ### BEGIN SOLUTION TokenWindows.__init__

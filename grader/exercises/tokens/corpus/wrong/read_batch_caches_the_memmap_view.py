@@ -1,5 +1,5 @@
 # WRONG: read_batch keeps the memmap it gathers from in a second attribute (self._batch_source) that __getstate__ does not clear, so the dataset pickles its tokens after read_batch.
-# breaks: tokens.pickles_small
+# breaks: tokens.pickles_small_after_init_and_use
 
 ### BEGIN SOLUTION TokenWindows.read_batch
         if not indices:  # without touching the file: an empty file cannot even be mapped

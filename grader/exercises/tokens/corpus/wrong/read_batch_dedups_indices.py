@@ -1,5 +1,5 @@
 # WRONG: removes repeated indices before the gather (dict.fromkeys) to read less; read_batch([1, 1]) returns tensors of shape (1, T) instead of (2, T).
-# breaks: tokens.read_batch_int64_b_by_t, tokens.read_batch_rows, tokens.getitems_pairs
+# breaks: tokens.getitems_returns_the_per_item_windows, tokens.read_batch_equals_the_stacked_per_item_reads, tokens.read_batch_is_two_int64_tensors_of_shape_b_by_t
 
 ### BEGIN SOLUTION TokenWindows.__init__
         if block_size < 1:

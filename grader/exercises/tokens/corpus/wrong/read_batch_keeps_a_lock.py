@@ -1,5 +1,5 @@
 # WRONG: read_batch guards the memmap with a threading.Lock made on first use and kept on the dataset, which cannot be pickled: spawn and forkserver workers of a dataset already read in the parent never start. For the same reason the dataset no longer pickles after read_batch.
-# breaks: tokens.read_batch_whole_batch_loader, tokens.pickles_small
+# breaks: tokens.pickles_small_after_init_and_use, tokens.read_batch_in_real_workers
 # witness of: test_tokens.py::test_whole_batches_in_worker_processes
 import threading
 

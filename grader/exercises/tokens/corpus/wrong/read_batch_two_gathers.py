@@ -1,5 +1,5 @@
 # WRONG: gathers x and y with two fancy-indexing reads (one (B, T) block at starts, one at starts + 1) instead of one (B, T + 1) block; read_batch([0, 2]) reads the memmap twice.
-# breaks: tokens.read_batch_one_gather
+# breaks: tokens.read_batch_reads_a_batch_in_one_gather
 
 ### BEGIN SOLUTION TokenWindows.__init__
         if block_size < 1:

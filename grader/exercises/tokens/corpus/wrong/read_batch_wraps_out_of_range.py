@@ -1,5 +1,5 @@
 # WRONG: read_batch takes every index modulo len(ds) without checking it, so an index past the end wraps around instead of raising IndexError.
-# breaks: tokens.read_batch_invalid_index
+# breaks: tokens.read_batch_rejects_an_index_out_of_range
 # witness of: test_tokens.py::test_read_batch_rejects_an_index_out_of_range
 
 ### BEGIN SOLUTION TokenWindows.read_batch

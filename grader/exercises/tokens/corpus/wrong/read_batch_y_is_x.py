@@ -1,5 +1,5 @@
 # WRONG: read_batch returns the first block_size columns of the gathered block as y too, so y is not shifted (ds[i] is right).
-# breaks: tokens.read_batch_rows
+# breaks: tokens.read_batch_equals_the_stacked_per_item_reads
 # witness of: test_tokens.py::test_read_batch_stacks_the_per_item_windows
 
 ### BEGIN SOLUTION TokenWindows.read_batch

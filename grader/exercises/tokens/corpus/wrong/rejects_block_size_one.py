@@ -1,5 +1,5 @@
 # WRONG: rejects block_size <= 1 instead of < 1; TokenWindows(path, block_size=1) raises ValueError although 1 is a valid T.
-# breaks: tokens.block_size, tokens.len, tokens.int64_tensors, tokens.getitems_empty
+# breaks: tokens.getitems_of_no_index_is_empty, tokens.len_counts_the_windows_that_fit, tokens.windows_are_int64_tensors_of_length_t, tokens.windows_are_x_and_y_shifted_by_one
 
 ### BEGIN SOLUTION TokenWindows.__init__
         if block_size <= 1:

@@ -1,5 +1,5 @@
 # WRONG: returns x and y as NumPy arrays instead of int64 tensors.
-# breaks: tokens.int64_tensors
+# breaks: tokens.windows_are_int64_tensors_of_length_t
 
 ### BEGIN SOLUTION TokenWindows.__init__
         if block_size < 1:

@@ -1,5 +1,5 @@
 # WRONG: starts window i at token i instead of token i * stride.
-# breaks: tokens.stride
+# breaks: tokens.windows_are_x_and_y_shifted_by_one
 
 ### BEGIN SOLUTION TokenWindows.__init__
         if block_size < 1:

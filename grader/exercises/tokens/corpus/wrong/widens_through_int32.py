@@ -1,5 +1,5 @@
 # WRONG: widens the window to int32 first ("token ids are small") and then to int64; with dtype=numpy.uint32 a stored id 3_000_000_000 comes back as -1294967296.
-# breaks: tokens.x_and_y
+# breaks: tokens.windows_are_x_and_y_shifted_by_one
 # witness of: test_tokens.py::test_uint32_ids_beyond_int32_come_back_exact
 
 ### BEGIN SOLUTION TokenWindows.__init__

@@ -1,5 +1,5 @@
 # WRONG: converts the whole memmap to an int64 tensor on first use instead of widening each window.
-# breaks: tokens.widened_per_window
+# breaks: tokens.never_reads_the_file_whole
 
 ### BEGIN SOLUTION TokenWindows.__init__
         if block_size < 1:

@@ -1,5 +1,5 @@
 # WRONG: returns y equal to x instead of x shifted by one token.
-# breaks: tokens.x_and_y
+# breaks: tokens.windows_are_x_and_y_shifted_by_one
 # witness of: test_tokens.py::test_a_window_is_x_and_y_shifted_by_one; test_tokens.py::test_pin_memory_loader_gives_the_documented_batches
 
 ### BEGIN SOLUTION TokenWindows.__init__
