@@ -98,7 +98,8 @@ def corpus_problems(repo: Path = REPO) -> list[str]:
             found.append(f"{where}: is under {kind}/ but starts with '# {header.kind.upper()}:': move it or fix the line")
         if len(header.claim) <= 15:
             found.append(f"{where}: say what is wrong (or different) in a sentence, not {header.claim!r}")
-        found += [f"{where}: `# breaks: {i}` is no promise of grader/exercises/{exercise}/promises.toml: use the id of the promise whose judge it fails"
+        found += [f"{where}: `# breaks: {i}` is no promise of grader/exercises/{exercise}/promises.toml: use the id of "
+                  "the promise whose judge it fails"
                   for i in header.breaks if i not in promises or not i.startswith(f"{exercise}.")]
         if path.stem in seen:
             found.append(f"{where}: the name {path.stem} is taken by {seen[path.stem]}: rename one")
