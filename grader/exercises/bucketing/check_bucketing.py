@@ -10,7 +10,6 @@ pools it changes.
 
 from __future__ import annotations
 
-import itertools
 import math
 
 from grader import registry
@@ -209,6 +208,20 @@ def check_huge_pool_gives_sorted_slices(ctx):
     expect(got in (ascending, descending), f"with pool_batches=1000 on 97 distinct lengths from 2**24 to 2**24 + 96, "
            f"batch_size 8: expected the batches to be slices of the length-sorted dataset, got the lengths minus 2**24 "
            f"{show(got)}: sort the int lengths themselves (a float32 key holds only every second integer beyond 2**24)")
+    # Lengths a narrow int type wraps out of order (int16 and uint16 beyond 32767 and 65535, int32 beyond 2**31 - 1).
+    (wide,) = ctx.boundaries(lengths_beyond_int16_and_int32=WIDE_LENGTHS)
+    (epoch,) = run(ctx, wide, 2, pool_batches=pool_batches, count=1, replay=False)["epochs"]
+    order = sorted(range(len(wide)), key=wide.__getitem__)
+    slices = [sorted(order[k : k + 2]) for k in range(0, len(wide), 2)]
+    reverse = [sorted(order[::-1][k : k + 2]) for k in range(0, len(wide), 2)]
+    got = sorted(sorted(b) for b in batches_of(epoch))
+    expect(got in (sorted(slices), sorted(reverse)), f"with pool_batches=1000 on lengths {WIDE_LENGTHS}, batch_size 2: "
+           f"expected batches of indices {show(slices)} (or, longest first, {show(reverse)}) in some order, got {show(got)}: "
+           "sort the lengths as the ints they are (int16, uint16 or int32 copies wrap the long ones around)")
+
+
+#: Lengths whose order an int16, uint16 or int32 copy changes: each wraps around at its type's end.
+WIDE_LENGTHS = [70_000, 5, 40_000, 2**31 + 9, 6, 2**32 + 1, 3, 2**33]
 
 
 def check_pools_cut_padding_and_one_batch_pools_do_not(ctx):
@@ -252,6 +265,16 @@ def three_epochs(ctx):
     return seed, pools, single
 
 
+#: The epochs of the batch order's distribution (check_batch_order_is_shuffled), and the bound of its chi-square
+#: statistic over the 6 orders of 3 batches (5 degrees of freedom): a uniform order exceeds 36 once in a million
+#: gradings; a shuffle that swaps each place with any place (orders 5/27 and 4/27) gives about 5 + 0.0123 * 6,000 = 79.
+ORDER_EPOCHS, ORDER_CHI_SQUARE = 6_000, 36.0
+#: The epochs with generator=None that must all differ, each two batches of 30 of 60 distinct lengths in pools of one
+#: batch (C(60, 30) * 2 = 2.4e17 epochs): a seed space of 2**24 (a float32 draw) repeats one about
+#: REPEAT_EPOCHS**2 / 2**25 (4.3) times, a right answer once in 3e9 gradings.
+REPEAT_EPOCHS = 12_000
+
+
 def moves(epochs):
     """Whether ``epochs`` are not all one epoch: epochs that repeat one another (randomness drawn once) are
     check_generator_replays_and_advances's promise, so a distribution is judged only where the epochs change."""
@@ -271,8 +294,9 @@ def check_batch_order_is_shuffled(ctx):
            f"(their shortest lengths in order: {show(firsts, 200)}); shuffle the order of the batches with the generator")
     # Every order equally likely, judged from a fixed number of draws with bounds every right answer meets under any
     # seed (each bound is more than 4 standard deviations from the mean of a uniform order):
-    # - one pool over 6 distinct lengths in batches of 2 gives the same 3 batches every epoch: over 300 epochs each of
-    #   their 6 orders comes about 50 times, and at least 20;
+    # - one pool over 6 distinct lengths in batches of 2 gives the same 3 batches every epoch: over ORDER_EPOCHS epochs
+    #   their 6 orders come about equally often (the chi-square statistic below ORDER_CHI_SQUARE), also against a
+    #   shuffle that is random but not uniform;
     # - over 5 lengths in batches of 2 with pools of one batch the short batch falls at each of its 3 places about 100
     #   times in 300 epochs, and at least 50;
     # - batches of different pools interleave: with pools of 4 batches over 320 distinct lengths, 4 batches that follow
@@ -281,19 +305,19 @@ def check_batch_order_is_shuffled(ctx):
     #   check_pools_cut_padding_and_one_batch_pools_do_not's promise), so the bound is 24.
     one_pool, pools_of_one, pools_of_4 = ctx.boundaries(six_orders_of_three_batches=1000, short_batch_places=1,
                                                         pools_interleave=4)
-    six = shared_probe(ctx, "bucketing:batch_orders", lengths=[0, 1, 2, 3, 4, 5], batch_size=2, pool_batches=one_pool,
-                       seed=11, count=300)
-    orders = {}
-    for epoch in six if moves(six) else []:
-        if epoch["batches"] == 3 and None not in epoch["shortest"]:
-            ranks = tuple(sorted(range(3), key=lambda k: epoch["shortest"][k]))
-            orders[ranks] = orders.get(ranks, 0) + 1
-    if sum(orders.values()) >= 200:
-        rarest = min(orders.get(o, 0) for o in itertools.permutations(range(3)))
-        expect(rarest >= 20, f"{call_text(6, 2, one_pool, False)} over lengths [0, 1, 2, 3, 4, 5] (one pool: the same 3 "
-               f"batches every epoch), 300 epochs: their 6 orders came {show(sorted(orders.values(), reverse=True))} times, "
-               f"one only {rarest} times (about 50 each expected): every order of the batches must be equally likely "
-               "(torch.randperm over all the batches)")
+    codes = shared_probe(ctx, "bucketing:order_codes", lengths=[0, 1, 2, 3, 4, 5], batch_size=2, pool_batches=one_pool,
+                         seed=11, count=ORDER_EPOCHS)
+    counts = [codes.count(str(k)) for k in range(6)]
+    judged = sum(counts)
+    if len(set(codes) - {"x"}) > 1 and judged >= ORDER_EPOCHS * 2 // 3:  # epochs that do not move are the generator check's
+        mean = judged / 6
+        chi_square = sum((c - mean) ** 2 / mean for c in counts)
+        expect(chi_square <= ORDER_CHI_SQUARE, f"{call_text(6, 2, one_pool, False)} over lengths [0, 1, 2, 3, 4, 5] (one "
+               f"pool: the same 3 batches every epoch), {judged:,} epochs: their 6 orders came {counts} times "
+               f"({', '.join(f'{c / judged:.3f}' for c in counts)}), where each should come about {mean:,.0f} times (1/6); "
+               f"chi-square {chi_square:.0f}, above {ORDER_CHI_SQUARE:g}, which a uniform order passes but once in a million: "
+               "every order of the batches must be equally likely (torch.randperm over all the batches; a loop that swaps "
+               "each place with any place is random but not uniform)")
     five = shared_probe(ctx, "bucketing:batch_orders", lengths=[0, 1, 2, 3, 4], batch_size=2, pool_batches=pools_of_one,
                         seed=11, count=300)
     places = [e["sizes"].index(1) for e in five if e["batches"] == 3 and sorted(e["sizes"]) == [1, 2, 2]]
@@ -370,6 +394,20 @@ def check_without_generator_follows_torch_global_seed(ctx):
     expect(got["other_globals"] == got["first"],
            "reseeding NumPy or random changed the epoch: with generator=None only torch's global RNG may be used")
     expect(got["other_torch"] != got["first"], "a different torch.manual_seed gave the same epoch: the epoch must come from torch's global RNG")
+    expect(got["interleaved"] == got["first"], "after the same torch.manual_seed, an epoch during which other code drew from "
+           "torch's global RNG between its batches (torch.rand(1) after each, as a training step's dropout would) differs "
+           "from one without: draw the epoch's randomness when iter() is called or at its first next(), not batch by batch")
+    # Every epoch a fresh seed from torch's global RNG, from all of its values: 20! orders, none may repeat.
+    (count,) = ctx.boundaries(epochs_that_must_all_differ=REPEAT_EPOCHS)
+    many = ctx.probe("bucketing:distinct_epochs", lengths=list(range(60)), batch_size=30, pool_batches=1, torch_seed=7,
+                     count=count, case=f"over {count:,} epochs with generator=None")
+    if many["distinct"] > 1:  # one epoch over and over is the replay judges' (above), not this one's
+        earlier, later = many["first_repeat"] or (None, None)
+        expect(many["distinct"] == count, f"generator=None over 60 distinct lengths, batch_size 30, pool_batches=1 (2.4e17 "
+               f"possible epochs), after torch.manual_seed(7): of {count:,} epochs only {many['distinct']:,} differ (epoch "
+               f"{later} repeated epoch {earlier}): the seed drawn from torch's global RNG takes too few values (a float from "
+               "torch.rand has 2**24); draw an int64 seed (torch.randint, or torch.empty((), dtype=torch.int64).random_()), "
+               "or the permutation itself")
     # One pool over distinct lengths: the batches are the same slices every epoch, so only the batch order can change,
     # and it too must come from torch's global RNG (a generator made without a seed repeats one order every epoch).
     (one_pool,) = ctx.boundaries(one_pool_distinct_lengths=1000)

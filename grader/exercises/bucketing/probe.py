@@ -139,7 +139,8 @@ _END = object()
 
 
 def without_generator(lengths, batch_size, torch_seed, pool_batches=50):
-    """generator=None: epochs after torch.manual_seed(s), again after re-seeding, and after seeding NumPy/random only."""
+    """generator=None: epochs after torch.manual_seed(s), again after re-seeding, again with a draw of torch's global
+    RNG between its batches (a training step's dropout, say: ``interleaved``), and after seeding NumPy/random only."""
     module = load_submission("bucketing")
     sampler = module.BucketBatchSampler(lengths, batch_size, pool_batches=pool_batches)
     torch.manual_seed(torch_seed)
@@ -147,12 +148,53 @@ def without_generator(lengths, batch_size, torch_seed, pool_batches=50):
     torch.manual_seed(torch_seed)
     replay = _epoch(sampler)
     torch.manual_seed(torch_seed)
+    interleaved = []
+    for batch in sampler:
+        interleaved.append(_epoch([batch])[0])
+        torch.rand(1)
+    torch.manual_seed(torch_seed)
     np.random.seed(torch_seed + 1)
     random.seed(torch_seed + 1)
     other_globals = _epoch(sampler)
     torch.manual_seed(torch_seed + 1)
     other_torch = _epoch(sampler)
-    return {"first": first, "second": second, "replay": replay, "other_globals": other_globals, "other_torch": other_torch}
+    return {"first": first, "second": second, "replay": replay, "other_globals": other_globals, "other_torch": other_torch,
+            "interleaved": interleaved}
+
+
+def order_codes(lengths, batch_size, pool_batches, seed, count):
+    """``count`` epochs of one sampler with ``torch.Generator().manual_seed(seed)`` over lengths that give three batches
+    an epoch, as one string: per epoch the index, 0 to 5, of its batches' order among the 6 orders of three (ranked by
+    their shortest lengths; ``itertools.permutations`` order), or "x" for an epoch that is not three batches of
+    distinct indices. Compact however many epochs a distribution needs."""
+    module = load_submission("bucketing")
+    sampler = module.BucketBatchSampler(list(lengths), batch_size, pool_batches=pool_batches,
+                                        generator=torch.Generator().manual_seed(seed))
+    orders = {order: str(k) for k, order in enumerate(itertools.permutations(range(3)))}
+    codes = []
+    for _ in range(count):
+        batches = [[int(i) for i in batch] for batch in itertools.islice(iter(sampler), 4)]
+        keys = [min((lengths[i] for i in b if 0 <= i < len(lengths)), default=None) for b in batches]
+        if len(batches) != 3 or None in keys or len(set(keys)) != 3:
+            codes.append("x")
+            continue
+        codes.append(orders[tuple(sorted(range(3), key=keys.__getitem__))])
+    return "".join(codes)
+
+
+def distinct_epochs(lengths, batch_size, pool_batches, torch_seed, count):
+    """``count`` epochs of one sampler with generator=None after ``torch.manual_seed(torch_seed)``: how many were
+    distinct, and the first epoch that repeated an earlier one ([earlier, later] numbers, or None)."""
+    module = load_submission("bucketing")
+    sampler = module.BucketBatchSampler(list(lengths), batch_size, pool_batches=pool_batches)
+    torch.manual_seed(torch_seed)
+    seen, repeat = {}, None
+    for k in range(count):
+        epoch = tuple(tuple(int(i) for i in batch) for batch in sampler)
+        if epoch in seen and repeat is None:
+            repeat = [seen[epoch], k]
+        seen.setdefault(epoch, k)
+    return {"epochs": count, "distinct": len(seen), "first_repeat": repeat}
 
 
 def _bypass_init(cls, lengths, batch_size):

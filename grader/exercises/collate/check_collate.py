@@ -416,7 +416,9 @@ def check_inputs_are_not_modified(ctx):
     allowed (the rows must still follow the order as passed, which the value
     checks judge). Judges nothing of what came back but its memory (so it
     needs a tensor to come back, in a dict, a tuple or a list), on every
-    call of the pool that returned.
+    call of the pool that returned, and on every batch that came out of real
+    workers in check_same_batches_in_real_workers's run (a run that failed is
+    that check's to judge).
     """
     def judge(case, got):
         if not got.get("tensors_returned"):
@@ -431,6 +433,10 @@ def check_inputs_are_not_modified(ctx):
         return None
 
     expect(not (p := judged_everywhere(ctx, memory_cases(ctx), judge, any_case)), p)
+    # The batches that came out of real workers, as the main process holds them (check_same_batches_in_real_workers's run).
+    expect(not (p := overlapping_worker_batch(ctx)), p and f"{p}: a worker returns its tables through shared memory, and "
+           "two that are one tensor (labels returned as input_ids when nothing is padded, say) stay one; make each its own "
+           "tensor, in workers too")
 
 
 def check_same_batches_in_real_workers(ctx):
@@ -448,16 +454,8 @@ def check_same_batches_in_real_workers(ctx):
     pools have 2 workers; spawn, which proves that the function pickles into
     a fresh interpreter, has 1 (see POOL_WORKERS).
     """
-    # 13 sequences in batches of 3: four full batches, then a short one (the same for every seed: only the
-    # sameness with the main process is judged here, so random sequences would prove nothing more)
-    (seqs,) = ctx.boundaries(short_final_batch=[[1, 2, 3], [4], [5, 6], [7, 8, 9, 10], [11], [12, 13], [14, 15, 16, 17, 18],
-                                                [19], [20, 21, 22], [23, 24], [25], [26, 27, 28, 29], [30]])
-    (dtypes,) = ctx.boundaries(one_dtype_per_batch_through_workers=["int64", "int32", "uint8", "int16", "int8"])
-    batch_size = 3
-    pools = {method: POOL_WORKERS[method] for method in START_METHODS}
-    got = ctx.probe("collate:in_workers", timeout=WORKER_TIMEOUT_S, seqs=seqs, batch_size=batch_size, pools=pools,
-                    dtypes=dtypes)
-    want = got["in_process"]
+    seqs, dtypes, batch_size, pools, got = worker_run(ctx)
+    want = [without_overlap(batch) for batch in got["in_process"]]
     raised = [index for index, batch in enumerate(want) if dtypes[index % len(dtypes)] == "int64" and "raised" in batch]
     if raised:
         part = seqs[raised[0] * batch_size:(raised[0] + 1) * batch_size]
@@ -471,10 +469,46 @@ def check_same_batches_in_real_workers(ctx):
         for index, (batch, exp) in enumerate(zip(batches, want)):
             dtype = dtypes[index % len(dtypes)]
             part = seqs[index * batch_size:(index + 1) * batch_size]
-            expect(batch["batch"] == exp, f"with {method} workers, batch {index} ({dtype} tensors {show(part)}, batch_size="
+            have = without_overlap(batch["batch"])
+            expect(have == exp, f"with {method} workers, batch {index} ({dtype} tensors {show(part)}, batch_size="
                    f"{batch_size}) differs from the main process's:\n  main process {show(exp)}\n  workers      "
-                   f"{show(batch['batch'])}\n  (a worker under spawn or forkserver gets the tensors pickled: their dtype "
+                   f"{show(have)}\n  (a worker under spawn or forkserver gets the tensors pickled: their dtype "
                    "too, and nothing of the main process's state)")
+
+
+def worker_run(ctx):
+    """(seqs, dtypes, batch_size, pools, what the probe saw): one run of DataLoaders over pad_collate, in the main process
+    and with real workers under every start method, shared by the checks that judge what comes out of workers."""
+    # 13 sequences in batches of 3: four full batches, then a short one of one row (nothing to pad). The same for every
+    # seed: only the sameness with the main process, and the memory of what arrives, are judged on it.
+    (seqs,) = ctx.boundaries(short_final_batch=[[1, 2, 3], [4], [5, 6], [7, 8, 9, 10], [11], [12, 13], [14, 15, 16, 17, 18],
+                                                [19], [20, 21, 22], [23, 24], [25], [26, 27, 28, 29], [30]])
+    (dtypes,) = ctx.boundaries(one_dtype_per_batch_through_workers=["int64", "int32", "uint8", "int16", "int8"])
+    batch_size = 3
+    pools = {method: POOL_WORKERS[method] for method in START_METHODS}
+    got = shared_probe(ctx, "collate:in_workers", timeout=WORKER_TIMEOUT_S, seqs=seqs, batch_size=batch_size, pools=pools,
+                       dtypes=dtypes)
+    return seqs, dtypes, batch_size, pools, got
+
+
+def without_overlap(batch):
+    """A batch as the probe reported it, without whether its tensors overlap (check_inputs_are_not_modified's promise)."""
+    return {key: value for key, value in batch.items() if key != "overlap"}
+
+
+def overlapping_worker_batch(ctx):
+    """The first batch that arrived from real workers with tensors that overlap (a write into one reaches another), in
+    words, or None; None too when the workers' run gave no data (check_same_batches_in_real_workers's to judge)."""
+    try:
+        seqs, _dtypes, batch_size, _pools, got = worker_run(ctx)
+    except ProbeProblem:
+        return None
+    for method, batches in got["runs"].items():
+        for index, batch in enumerate(batches):
+            if batch["batch"].get("overlap"):
+                return (f"with {method} workers, batch {index} ({show(seqs[index * batch_size:(index + 1) * batch_size])}, "
+                        f"batch_size={batch_size}) arrived with tensors that overlap: writing into one changed another")
+    return None
 
 
 #: The sequences of the pin_memory checks: ragged, none empty.

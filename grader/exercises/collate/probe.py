@@ -49,6 +49,20 @@ def _writes_reach_another(tensors):
     return False
 
 
+def _scribble(tensors):
+    """Write into every returned tensor, as a training loop may (masking more of ``labels``, say): the caller owns what
+    pad_collate returns, so no later call may see these writes."""
+    for tensor in tensors:
+        try:
+            tensor.fill_(SCRIBBLE)
+        except Exception:  # a tensor that cannot be written in place cannot be seen written either
+            continue
+
+
+#: What the caller writes into every table it got back before the next call (a value no case holds).
+SCRIBBLE = -7
+
+
 def run_cases(cases):
     """Call pad_collate on each case: {"seqs": [[int]], "dtype": str, "pad_id": int or absent}.
 
@@ -56,6 +70,9 @@ def run_cases(cases):
     left unchanged, whether an output shares memory with an input, and whether two outputs share memory; or
     the exception the call raised. The tensors are compared as objects, not
     by list position: the docstring lets pad_collate reorder the list itself.
+    Every call after the first is made after the caller wrote into every
+    tensor the earlier calls returned (:func:`_scribble`): a state of the
+    process, so that a table kept and handed out again shows.
     """
     module = load_submission("collate")
     results = []
@@ -79,13 +96,17 @@ def run_cases(cases):
         report["shares_memory"] = any(v.numel() and v.untyped_storage().data_ptr() in input_ptrs for v in returned)
         report["tables_share_memory"] = _writes_reach_another(returned)
         results.append(report)
+        _scribble(returned)
     return results
 
 
 def _batch(data):
-    """A batch as data: its values (tensors as lists) and the type and dtype of each part."""
-    parts = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, (tuple, list)) else [("", data)]
-    return {"values": plain(data), "kinds": {str(k): describe(v) for k, v in parts}}
+    """A batch as data: its values (tensors as lists), the type and dtype of each part, and whether writing into one of
+    its tensors changes another (as the process that reads the batch sees them)."""
+    parts = list(data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, (tuple, list)) else [("", data)])
+    tensors = [v for _, v in parts if isinstance(v, torch.Tensor)]
+    return {"values": plain(data), "kinds": {str(k): describe(v) for k, v in parts},
+            "overlap": _writes_reach_another(tensors)}
 
 
 def in_workers(seqs, batch_size, pools, dtypes):

@@ -34,10 +34,10 @@ def first_draws(seed):
 
 
 def firsts_by_worker(rows):
-    """{torch initial seed: first row that worker produced} (batches of 2 come from one worker each)."""
+    """{torch's seed as seed_worker found it: first row that worker produced} (batches of 2 come from one worker each)."""
     first = {}
     for row in rows:
-        first.setdefault(row["initial_seed"], row)
+        first.setdefault(row["seed_before"], row)
     return first
 
 
@@ -116,7 +116,21 @@ def generator_firsts(ctx):
     """Like :func:`pooled_firsts`, for the runs over a dataset whose instance has a Generator as rng."""
     return first_rows([("in a fork worker", lambda: epochs(ctx, "fork")),
                        ("in a forkserver worker", lambda: epochs(ctx, "forkserver")),
-                       ("in the only fork worker of its loader", lambda: one_worker_runs(ctx))])
+                       ("in the only fork worker of its loader", lambda: one_worker_runs(ctx)),
+                       (f"in a fork worker whose worker_init_fn first called torch.manual_seed({RESEED} + worker_id)",
+                        lambda: reseeded_runs(ctx))])
+
+
+#: What a worker_init_fn of the user's own re-seeds torch with (plus the worker id) before it calls seed_worker.
+RESEED = 2**32 + 1000
+
+
+def reseeded_runs(ctx):
+    """The runs of 2 fork workers whose worker_init_fn re-seeds torch before calling seed_worker: the seed is torch's as
+    seed_worker finds it (torch.initial_seed()), not the loader's base seed plus the worker id."""
+    (reseed,) = ctx.boundaries(torch_reseeded_in_the_worker_first=RESEED)
+    return shared_probe(ctx, "seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=LOADER_SEED + 4,
+                        reseed=reseed, case=f"in 2 fork workers that call torch.manual_seed({reseed} + worker_id) first")
 
 
 def first_rows(pool):
@@ -256,10 +270,12 @@ def simulated(ctx, named):
     return results[0], [results[1 + list(SIMULATED_CASES.values()).index(case)] for case in named]
 
 
-#: The datasets of the simulated worker: an rng of another type on the instance, and an rng defined by the class.
+#: The datasets of the simulated worker: an rng of another type on the instance, an rng defined by the class, and last
+#: an instance's Generator again (the first case's, seeded a second time in the process with the same torch seed).
 SIMULATED_CASES = {"rng_is_a_random_state": {"where": "instance", "kind": "random_state"},
                    "rng_is_a_python_random": {"where": "instance", "kind": "python_random"},
-                   "class_rng_is_a_generator": {"where": "class", "kind": "generator"}}
+                   "class_rng_is_a_generator": {"where": "class", "kind": "generator"},
+                   "the_same_seed_twice_in_one_process": {"where": "instance", "kind": "generator", "again": True}}
 
 
 def dataset_words(case):
@@ -342,12 +358,21 @@ def check_seed_is_torch_initial_seed_modulo_2_32(ctx):
     """
     worker_rows(ctx)
     for where, row in pooled_firsts(ctx):
-        initial_seed = row["initial_seed"]
+        initial_seed = row["seed_before"]  # torch's seed as seed_worker found it (one that re-seeds torch moves it after)
         want = first_draws(initial_seed % 2**32)
         for rng in [r for r in RNGS if seeded(row, r)]:
             expect(row[rng] == want[rng], f"{where}, the first {RNGS[rng]} was {row[rng]}, expected {want[rng]}: seed it "
-                   f"with torch.initial_seed() % 2**32 = {initial_seed % 2**32} (the initial seed already includes the "
-                   "worker id)")
+                   f"with torch.initial_seed() % 2**32 = {initial_seed % 2**32}, as seed_worker finds it (the initial seed "
+                   "already includes the worker id: add nothing, and seed torch, if at all, with that same seed)")
+    # The simulated worker's datasets, seeded one after the other in one process with one torch seed: every Generator
+    # seed_worker puts in place draws what a fresh default_rng(seed) does, also the second time (none kept and reused).
+    _reference, rows = simulated(ctx, ctx.boundaries(**SIMULATED_CASES))
+    for row in [r for r in [_reference, *rows] if "error" not in r and r["replaced"] and r["rng_type"] == "Generator"]:
+        again = ", seeded a second time in one process with the same torch seed," if row.get("again") else ""
+        expect(row["seeded"], f"seed_worker(0) in a worker over {dataset_words(row)}{again} with torch.initial_seed() = "
+               f"{SIMULATED_SEED}: dataset.rng does not draw what np.random.default_rng({SIMULATED_SEED % 2**32}) draws "
+               "first: make a new Generator seeded with torch.initial_seed() % 2**32 at every call (one kept from an earlier "
+               "call has moved on)")
     rows = outside_rows(ctx)
     if all("error" in row for row in rows[: len(SMALL_SEEDS)]):
         return

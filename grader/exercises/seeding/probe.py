@@ -35,13 +35,18 @@ def next_draws(dataset=None):
 
 
 class SeedThenCall:
-    """A worker_init_fn that notes the RNGs' next draws, then calls the student's seed_worker (picklable: module level)."""
+    """A worker_init_fn that notes the RNGs' next draws and torch's seed, then calls the student's seed_worker
+    (picklable: module level). With ``reseed``, it first re-seeds torch in the worker with ``reseed + worker_id``, as
+    a worker_init_fn of the user's own may before calling seed_worker: the seed is torch's as seed_worker finds it."""
 
-    def __init__(self, seed_worker):
-        self.seed_worker = seed_worker
+    def __init__(self, seed_worker, reseed=None):
+        self.seed_worker, self.reseed = seed_worker, reseed
 
     def __call__(self, worker_id):
+        if self.reseed is not None:
+            torch.manual_seed(self.reseed + worker_id)
         _BEFORE.update(next_draws(get_worker_info().dataset))
+        _BEFORE["seed_before"] = str(torch.initial_seed())  # a string: 64-bit seeds do not fit collate's int64
         returned = self.seed_worker(worker_id)
         _BEFORE["returned"] = "None" if returned is None else describe(returned)
 
@@ -85,6 +90,7 @@ def _rows(batch):
     rows = [dict(zip(keys, row), untouched=before) for row, before in zip(zip(*columns), befores)]
     for row in rows:
         row["initial_seed"] = int(row["initial_seed"])
+        row["seed_before"] = int(row["untouched"].pop("seed_before", row["initial_seed"]))
     return rows
 
 
@@ -131,7 +137,9 @@ _RNG_KINDS = {"random_state": lambda: np.random.RandomState(0), "python_random":
 def simulated_worker(cases, seed):
     """For each {where: "instance" | "class", kind}: call seed_worker(0) as a worker would, without starting one: torch
     is seeded with ``seed`` and torch's worker information (what ``get_worker_info()`` returns, however it was imported)
-    names a fresh dataset whose rng is ``kind`` (see _RNG_KINDS), set on the instance or defined by its class.
+    names a fresh dataset whose rng is ``kind`` (see _RNG_KINDS), set on the instance or defined by its class. The
+    cases follow one another in this process, each after the one before drew from its new rng: a second seeding with
+    the same seed must give a fresh Generator again.
 
     Per case: the type of ``dataset.rng`` after the call, whether the instance holds it (``own``), whether the class's
     attribute is still the one it defined (``class_kept``), and whether the rng draws what ``default_rng(seed %
@@ -159,8 +167,10 @@ def simulated_worker(cases, seed):
         rng = getattr(dataset, "rng", None)
         seeded = (isinstance(rng, np.random.Generator)
                   and float(copy.deepcopy(rng).random()) == float(np.random.default_rng(seed % 2**32).random()))
-        out.append({**case, "rng_type": type(rng).__name__, "own": "rng" in vars(dataset),
+        out.append({**case, "rng_type": type(rng).__name__, "own": "rng" in vars(dataset), "replaced": rng is not original,
                     "class_kept": case["where"] != "class" or cls.__dict__.get("rng", _MISSING) is original, "seeded": seeded})
+        if isinstance(rng, (np.random.Generator, np.random.RandomState)):
+            rng.random()  # the worker draws from it, as a dataset's __getitem__ does, before the next case is seeded
     return out
 
 
@@ -168,12 +178,13 @@ _MISSING = object()
 
 
 def in_workers(start_method, loader_seed, epochs=1, reruns=0, n=8, with_rng=True, rng_none=False, rng_on_class=False,
-               num_workers=2):
-    """Items of a loader with ``num_workers`` workers and worker_init_fn=seed_worker (through SeedThenCall), per run
-    (epochs first, then reruns); with ``rng_on_class`` over a dataset whose rng is a class attribute."""
+               num_workers=2, reseed=None):
+    """Items of a loader with ``num_workers`` workers and worker_init_fn=seed_worker (through SeedThenCall, which
+    re-seeds torch first with ``reseed``), per run (epochs first, then reruns); with ``rng_on_class`` over a dataset
+    whose rng is a class attribute. Each row also holds torch's seed as seed_worker found it (``seed_before``)."""
     module = load_submission("seeding")
     dataset = ClassRngDraws(n) if rng_on_class else Draws(n, with_rng=with_rng, rng_none=rng_none)
-    init = SeedThenCall(module.seed_worker)
+    init = SeedThenCall(module.seed_worker, reseed)
 
     def loader_runs(count):
         runs = []

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from grader.engine.checking import ON_GPU, POOL_WORKERS, START_METHODS, WITHOUT_GPU, WORKER_TIMEOUT_S, expect, show
 from grader.exercises.tokens.windows import (
-    AT_LEN,
     ENDS,
     LAST,
-    MINUS_LEN_MINUS_1,
     NONE,
+    OUT_OF_RANGE,
     PIN_STRIDE,
     UINT16_FILE,
     batch_type_problem,
@@ -125,7 +124,7 @@ def check_negative_and_out_of_range_indices(ctx):
     length = expected_len(spec["n"], block, stride)  # 12
     negatives = ctx.boundaries(minus_1=-1, minus_2=-2, minus_len=-length)
     out_of_range = ctx.boundaries(index_len=length, index_len_plus_1=length + 1, index_minus_len_minus_1=-length - 1,
-                                  far_above=10**6, far_below=-(10**6))
+                                  far_above=10**6, far_below=-(10**6), beyond_int64=2**63, below_int64=-(2**63) - 1)
     indices = negatives + [length + i for i in negatives] + out_of_range
     (got,) = ctx.probe("tokens:windows", file=spec, cases=[{"block": block, "stride": stride, "indices": indices}])
     items = dict(zip(indices, got["items"]))
@@ -202,9 +201,9 @@ def check_getitems_reads_no_more_than_read_batch(ctx):
 
 def check_getitems_rejects_an_index_out_of_range(ctx):
     """Proves ds.__getitems__(indices) raises IndexError when an index is out of range, as ds[i] would: at len and at
-    -len - 1, the first indices past either end."""
+    -len - 1, the first indices past either end, and beyond what an int64 holds either way."""
     spec, block, stride, length, batches, got = getitems_run(ctx)
-    for k in (AT_LEN, MINUS_LEN_MINUS_1):
+    for k in OUT_OF_RANGE:
         bad = got[k]
         expect(bad.get("error") == "IndexError", f"{call_text(spec, block, stride)}.__getitems__({batches[k]}) with len {length} "
                f"should raise IndexError (valid indices are -{length} <= i < {length}), got {bad.get('error') or 'a result'}")
@@ -318,9 +317,9 @@ def check_read_batch_reads_a_batch_in_one_gather(ctx):
 
 def check_read_batch_rejects_an_index_out_of_range(ctx):
     """Proves ds.read_batch(indices) raises IndexError when an index is out of range, as ds[i] would: at len and at
-    -len - 1, the first indices past either end."""
+    -len - 1, the first indices past either end, and beyond what an int64 holds either way."""
     spec, block, stride, length, batches, got = read_batch_run(ctx)
-    for k in (AT_LEN, MINUS_LEN_MINUS_1):
+    for k in OUT_OF_RANGE:
         expect(got[k].get("error") == "IndexError", f"{call_text(spec, block, stride)}.read_batch({batches[k]}) with len {length} "
                f"should raise IndexError (valid indices are -{length} <= i < {length}), got {got[k].get('error') or 'a result'}")
 
@@ -404,29 +403,40 @@ def check_never_reads_the_file_whole(ctx):
 
 
 def check_same_batches_in_real_workers(ctx):
-    """Proves a DataLoader with real workers (fork, forkserver, spawn) over a dataset already used in the parent yields
-    the batches it yields in the main process.
+    """Proves a DataLoader with real workers (fork, forkserver, spawn) over datasets already used in the parent yields
+    the batches it yields in the main process, for token files of several dtypes and an empty one.
 
     Compares the workers' batches with the same submission's in-process
     loader (num_workers=0), values and dtypes: what a window holds is the
     window checks' promise, and the pickle's size check_pickles_small_after_init_and_use's.
-    fork and forkserver pools have 2 workers; spawn, which proves that the
-    dataset pickles into a fresh interpreter, has 1 (see POOL_WORKERS).
+    The loader reads one ConcatDataset of a TokenWindows per file: uint16
+    (the default dtype), int32 ids beyond 65535 (a copy that forgets its
+    dtype reads other values) and an empty file (a copy that maps its file as
+    it is unpickled cannot even start); a dataset that already fails in the
+    main process is left out, as other checks judge that. fork and
+    forkserver pools have 2 workers; spawn, which proves that the datasets
+    pickle into a fresh interpreter, has 1 (see POOL_WORKERS).
     """
-    spec = file_spec(None, "workers", n=200)  # the same for every seed: the sameness is judged, not the values
-    ((block, stride, batch_size),) = ctx.boundaries(short_final_batch=(8, 5, 4))  # 39 windows: batches of 4, then 3
+    # The same for every seed: the sameness is judged, not the values
+    files = [file_spec(None, "workers", n=200), *ctx.boundaries(
+        int32_ids_through_the_pickle=file_spec(None, "workers-int32", n=120, dtype="int32", high=2**31),
+        empty_file_through_the_pickle=file_spec(None, "workers-empty", n=0))]
+    words = "token files of 200 uint16, 120 int32 and 0 tokens (one ConcatDataset)"
+    ((block, stride, batch_size),) = ctx.boundaries(short_final_batch=(8, 5, 4))  # 39 + 23 windows: batches of 4, then 2
     for method in START_METHODS:
-        got = ctx.probe("tokens:in_workers", timeout=WORKER_TIMEOUT_S, file=spec, block=block, stride=stride, batch_size=batch_size,
-                        start_method=method, workers=POOL_WORKERS[method],
-                        case=f"in {POOL_WORKERS[method]} {method} worker(s), on {file_words(spec)}")
+        got = ctx.probe("tokens:in_workers", timeout=WORKER_TIMEOUT_S, files=files, block=block, stride=stride,
+                        batch_size=batch_size, start_method=method, workers=POOL_WORKERS[method],
+                        case=f"in {POOL_WORKERS[method]} {method} worker(s), on {words}")
         want, batches = got["in_process"], got["batches"]
         expect(len({b["pid"] for b in batches}) == POOL_WORKERS[method],
                f"with {method} workers: batches should come from {POOL_WORKERS[method]} worker process(es)")
         expect(len(batches) == len(want), f"with {method} workers: expected {len(want)} batches, as in the main process, got {len(batches)}")
         for i, (batch, exp) in enumerate(zip(batches, want)):
             have = {k: batch[k] for k in exp}
-            expect(have == exp, f"with {method} workers, batch {i} of {call_text(spec, block, stride)} (batch_size={batch_size}) "
-                   f"differs from the main process's:\n  main process {show(exp)}\n  workers      {show(have)}")
+            expect(have == exp, f"with {method} workers, batch {i} of TokenWindows(..., block_size={block}, stride={stride}) "
+                   f"over {words} (batch_size={batch_size}) differs from the main process's:\n  main process {show(exp)}\n"
+                   f"  workers      {show(have)}\n  (a worker under spawn or forkserver gets each dataset pickled: it must "
+                   "keep its dtype, and open its file only when it reads)")
 
 
 @ON_GPU

@@ -33,18 +33,22 @@ def _window(item):
     return {"type": "tuple", "x": part(item[0]), "y": part(item[1])}
 
 
-def windows(file, cases, default_dtype=False):
+def windows(file, cases, default_dtype=False, reread=()):
     """For each {block, stride, indices}: len(ds), and ds[i] for each index (or the exception it raised).
 
     The path is handed over as a ``pathlib.Path`` (the docstring allows str
     or os.PathLike); with ``default_dtype`` the dtype argument is left out
-    (a uint16 file: the documented default).
+    (a uint16 file: the documented default). Each {dtype, cases} of
+    ``reread`` then reads the same path again, in this process, through new
+    datasets of another dtype: its entries follow, in order.
     """
     module = load_submission("tokens")
     path = Path(write_tokens("tokens.bin", **file))
     dtype = {} if default_dtype else {"dtype": np.dtype(file["dtype"])}
+    runs = [(dtype, case) for case in cases] + [({"dtype": np.dtype(again["dtype"])}, case)
+                                                 for again in reread for case in again["cases"]]
     out = []
-    for case in cases:
+    for dtype, case in runs:
         ds = module.TokenWindows(path, case["block"], stride=case["stride"], **dtype)
         entry = {"len": len(ds), "items": []}
         for i in case["indices"]:
@@ -340,15 +344,30 @@ def pickles(n, block):
     return dict(out, len=length)
 
 
-def in_workers(file, block, stride, batch_size, start_method, workers):
-    """Batches of a loader with ``workers`` real workers over TokenWindows, after the parent already used the dataset."""
+def in_workers(files, block, stride, batch_size, start_method, workers):
+    """Batches of a loader with ``workers`` real workers over one ConcatDataset of a TokenWindows per file of ``files``
+    (each in its own dtype), every one already used in the parent (len() and its first window), and the same loader's
+    batches in this process. A dataset whose construction, len() or first window raises here is left out (named in
+    ``left_out``): what it does in this process is other checks' to judge, and the workers' sameness is judged on the
+    rest. Workers under spawn and forkserver get every dataset pickled, dtype and all, an empty file's too."""
     module = load_submission("tokens")
-    path = write_tokens("tokens.bin", **file)
-    ds = module.TokenWindows(path, block, stride=stride, dtype=np.dtype(file["dtype"]))
-    len(ds), ds[0]  # opened in the parent: workers must still work from the path alone
-    in_process = [_batch(b) for b in torch.utils.data.DataLoader(ds, batch_size=batch_size)]
-    batches = tagged_run(ds, start_method, num_workers=workers, collate_fn=default_collate, batch_size=batch_size)
-    return {"probe_pid": os.getpid(), "in_process": in_process,
+    datasets, left_out = [], []
+    for k, file in enumerate(files):
+        path = write_tokens(f"tokens{k}.bin", **file)
+        try:
+            ds = module.TokenWindows(path, block, stride=stride, dtype=np.dtype(file["dtype"]))
+            if len(ds):
+                ds[0]  # opened in the parent: workers must still work from the path alone
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            left_out.append({"file": k, "error": error_text(exc, 200)})
+            continue
+        datasets.append(ds)
+    data = torch.utils.data.ConcatDataset(datasets)
+    in_process = [_batch(b) for b in torch.utils.data.DataLoader(data, batch_size=batch_size)]
+    batches = tagged_run(data, start_method, num_workers=workers, collate_fn=default_collate, batch_size=batch_size)
+    return {"probe_pid": os.getpid(), "in_process": in_process, "left_out": left_out,
             "batches": [dict(_batch(data), worker=w, pid=pid) for w, pid, data in batches]}
 
 

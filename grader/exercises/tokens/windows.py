@@ -42,7 +42,9 @@ def file_words(spec):
 
 
 def call_text(spec, block, stride):
-    return f"TokenWindows(<file of {spec['n']} {spec['dtype']} tokens>, block_size={block}, stride={stride}, dtype=np.{spec['dtype']})"
+    before = f", a path another dataset read as {spec['read_before_as']} before" if spec.get("read_before_as") else ""
+    return (f"TokenWindows(<file of {spec['n']} {spec['dtype']} tokens{before}>, block_size={block}, stride={stride}, "
+            f"dtype=np.{spec['dtype']})")
 
 
 def value_problem(call, block, want, got):
@@ -80,38 +82,63 @@ BOUNDARY_FILES = {
 }
 
 
+#: A file read by a dataset as its own dtype, then, in the same process, by new datasets of another dtype (the same
+#: bytes, other tokens): a memmap kept per path, not per dataset, would hand the second the first one's tokens.
+ONE_PATH_TWO_DTYPES = {"one_path_read_as_two_dtypes": ({"n": 64, "dtype": "uint16", "seed": 16, "high": 65536}, [(3, 2)], "int32")}
+
+
 def window_runs(ctx):
     """[(spec, tokens, case, items)] of ds[i] over uint16 (the default dtype, left out), uint32 and int32 files given as
-    pathlib.Path, then the boundary files (the first and the last window of each): one shared probe per file."""
+    pathlib.Path, then the boundary files (the first and the last window of each), then one path read as two dtypes in
+    one process: one shared probe per file."""
     rng = ctx.rng("windows")
     runs, files = [], []
     for dtype, high in (("uint16", 65536), ("uint32", 2**32), ("int32", 2**31)):
         spec = file_spec(ctx, f"windows-{dtype}", n=int(rng.integers(60, 300)), dtype=dtype, high=high)
         shapes = sorted({(1, 1), (4, 3), (int(rng.integers(2, 20)), int(rng.integers(1, 9)))})
-        files.append((spec, shapes, [int(i) for i in rng.integers(0, 2**31, 5)]))
-    files += [(spec, shapes, []) for spec, shapes in ctx.boundaries(**BOUNDARY_FILES)]
-    for spec, shapes, draws in files:
+        files.append((spec, shapes, [int(i) for i in rng.integers(0, 2**31, 5)], None))
+    files += [(spec, shapes, [], None) for spec, shapes in ctx.boundaries(**BOUNDARY_FILES)]
+    files += [(spec, shapes, [], again) for spec, shapes, again in ctx.boundaries(**ONE_PATH_TWO_DTYPES)]
+    for spec, shapes, draws, again in files:
         dtype, high = spec["dtype"], spec["high"]
         tokens = token_data(spec["n"], dtype, spec["seed"], high)
-        cases = []
-        for block, stride in shapes:
-            length = expected_len(spec["n"], block, stride)
-            cases.append({"block": block, "stride": stride, "indices": sorted({0, length - 1, *[d % length for d in draws]})})
+        views = [(spec, tokens, _cases(spec["n"], shapes, draws))]
+        if again:  # the same bytes as other tokens
+            other = tokens.view(again)
+            views.append((dict(spec, n=len(other), dtype=again, read_before_as=dtype), other, _cases(len(other), shapes, draws)))
         default = dtype == "uint16"  # the documented default: leave the argument out
-        got = shared_probe(ctx, "tokens:windows", file=spec, cases=cases, default_dtype=default, case=f"on {file_words(spec)}")
-        runs += [(spec, tokens, case, result["items"]) for case, result in zip(cases, got)]
+        reread = [{"dtype": view[0]["dtype"], "cases": view[2]} for view in views[1:]]
+        words = f"on {file_words(spec)}" + (f", then read as {again}" if again else "")
+        got = shared_probe(ctx, "tokens:windows", file=spec, cases=views[0][2], default_dtype=default, reread=reread,
+                           case=words)
+        pairs = [(view_spec, view_tokens, case) for view_spec, view_tokens, cases in views for case in cases]
+        runs += [(view_spec, view_tokens, case, result["items"]) for (view_spec, view_tokens, case), result in zip(pairs, got)]
     return runs
 
 
+def _cases(n, shapes, draws):
+    """The window cases of a file of n tokens: per (block, stride), the first and the last window and the drawn ones."""
+    cases = []
+    for block, stride in shapes:
+        length = expected_len(n, block, stride)
+        cases.append({"block": block, "stride": stride, "indices": sorted({0, length - 1, *[d % length for d in draws]})})
+    return cases
+
+
 #: Where index_boundaries puts each batch: the checks read the probe's answers by these positions (after 2 random batches).
-LAST, NONE, AT_LEN, MINUS_LEN_MINUS_1, ENDS = 2, 3, 4, 5, 6
+LAST, NONE, AT_LEN, MINUS_LEN_MINUS_1, ENDS, BEYOND_INT64, BELOW_INT64 = 2, 3, 4, 5, 6, 7, 8
+#: The batches with an index out of range, each a reject check's to judge: the first past either end, and ints no int64
+#: holds (converted to an int64 array unchecked, they raise OverflowError, not the IndexError ds[i] raises).
+OUT_OF_RANGE = (AT_LEN, MINUS_LEN_MINUS_1, BEYOND_INT64, BELOW_INT64)
 
 
 def index_boundaries(ctx, length):
-    """The boundary batches of __getitems__ and read_batch, at the positions LAST..ENDS of a run's batches: the last
-    window alone, no index, an index at len, one at -len - 1 (out of range both), and both ends counted from the end."""
+    """The boundary batches of __getitems__ and read_batch, at the positions LAST..BELOW_INT64 of a run's batches: the
+    last window alone, no index, an index at len, one at -len - 1 (out of range both), both ends counted from the end,
+    and an index beyond int64 either way (out of range too)."""
     return ctx.boundaries(last_window=[length - 1], no_index=[], index_len=[0, length], index_minus_len_minus_1=[0, -length - 1],
-                          both_ends_negative=[-length, -1, length - 1, 0])
+                          both_ends_negative=[-length, -1, length - 1, 0], index_beyond_int64=[0, 2**63],
+                          index_below_int64=[0, -(2**63) - 1])
 
 
 def batch_geometry(ctx, rng, name):
