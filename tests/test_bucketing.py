@@ -173,6 +173,34 @@ def test_global_rngs_untouched_with_a_generator(lab):
     assert random.getstate() == random_before, "Python's random module must not be used"
 
 
+def test_lengths_beyond_int16_and_int32_sort_as_ints(lab):
+    """An int16, uint16 or int32 copy of the lengths wraps the long ones around: 40000 as int16 is -25536."""
+    lengths = [70_000, 5, 40_000, 2**31 + 9, 6, 2**32 + 1, 3, 2**33]
+    epoch = list(sampler(lab, lengths, 2, pool_batches=100))
+    order = sorted(range(len(lengths)), key=lengths.__getitem__)
+    want = [sorted(order[k : k + 2]) for k in range(0, len(lengths), 2)]
+    reverse = [sorted(order[::-1][k : k + 2]) for k in range(0, len(lengths), 2)]
+    got = sorted(sorted(b) for b in epoch)
+    assert got in (sorted(want), sorted(reverse)), (f"lengths {lengths} in one pool, batch_size 2: expected the batches of "
+                                                    f"indices {want} (or longest first {reverse}), got {got}: sort the lengths "
+                                                    "as the ints they are")
+
+
+def test_other_draws_during_an_epoch_change_nothing(lab):
+    """Without a generator the epoch's randomness is drawn when iter() is called or at the first next(): a training step
+    that draws from torch's global RNG between batches (dropout, say) must not change the rest of the epoch."""
+    s = lab.bucketing.BucketBatchSampler(list(range(60)), 4)
+    torch.manual_seed(5)
+    plain = list(s)
+    torch.manual_seed(5)
+    during = []
+    for batch in s:
+        during.append(batch)
+        torch.rand(1)
+    assert during == plain, ("after the same torch.manual_seed, an epoch with torch.rand(1) drawn after every batch differs "
+                             "from one without: draw the epoch's randomness at iter() or the first next(), not batch by batch")
+
+
 def test_without_a_generator_epochs_follow_torchs_global_seed(lab):
     """Drawn from torch's global RNG, directly or through a generator seeded from it: either way, never NumPy's or random's."""
     s = lab.bucketing.BucketBatchSampler(list(range(50)), 5)

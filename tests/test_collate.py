@@ -85,6 +85,17 @@ def test_the_three_tables_share_no_memory(lab, lengths):
         assert torch.equal(out[key], before[key]), f"writing into labels changed {key}: return three tensors of their own"
 
 
+def test_writing_into_returned_tables_changes_no_later_batch(lab):
+    """The caller owns what pad_collate returns (a training loop masks labels in place): whatever it writes there, the
+    next call, with the same lengths, gives the documented tables."""
+    first = lab.collate.pad_collate([torch.tensor([1, 2, 3]), torch.tensor([4])])
+    for table in first.values():
+        table.fill_(-7)
+    again = lab.collate.pad_collate([torch.tensor([5, 6, 7]), torch.tensor([8])])
+    expect_table(again, "attention_mask", [[1, 1, 1], [1, 0, 0]], "after the caller wrote -7 into the last call's tables")
+    expect_table(again, "labels", [[5, 6, 7], [8, -100, -100]], "after the caller wrote -7 into the last call's tables")
+
+
 def test_narrow_sequences_longer_than_their_dtype_holds(lab):
     """A length is not a token: 300 uint8 tokens are a row of 300, although uint8 stops at 255."""
     out = lab.collate.pad_collate([torch.ones(300, dtype=torch.uint8), torch.tensor([2], dtype=torch.uint8)])
@@ -178,7 +189,7 @@ def test_pin_memory_loader_gives_the_documented_batches(lab, documented_default)
 
 # batches of 3, one dtype each: the tensors a spawn or forkserver worker gets are pickled, dtype and all
 SEQUENCES = [torch.arange(1, n + 1, dtype=dtype) for n, dtype in zip(
-    (3, 1, 4, 1, 5, 9, 2, 6), [torch.int64] * 3 + [torch.int32] * 3 + [torch.uint8] * 2)]
+    (3, 1, 4, 1, 5, 9, 2, 2), [torch.int64] * 3 + [torch.int32] * 3 + [torch.uint8] * 2)]  # the last batch: nothing to pad
 
 
 @pytest.mark.workers
@@ -196,3 +207,8 @@ def test_same_batches_in_worker_processes(lab, start_method):
         assert all(g[k].dtype == e[k].dtype and torch.equal(g[k], e[k]) for k in e), (
             f"with {start_method} workers, batch {index} differs from the one without workers (values or dtype):\n"
             f"  expected {e}\n  got      {g}")
+        ids = g["input_ids"].clone()
+        g["labels"].fill_(-100)
+        assert torch.equal(g["input_ids"], ids), (
+            f"with {start_method} workers, batch {index}: writing into labels changed input_ids, so the worker returned one "
+            "tensor as both: make each table its own tensor, in workers too")

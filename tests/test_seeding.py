@@ -266,6 +266,19 @@ def test_in_a_simulated_worker_every_rng_attribute_is_replaced(lab, make, what):
     assert got == want, f"{where}: expected the first dataset.rng.random() == {want} (numpy.random.default_rng(41)), got {got}"
 
 
+def test_in_a_simulated_worker_a_second_seeding_gives_a_fresh_generator(lab):
+    """Every call makes its own Generator: one seeded with the same seed earlier in the process, and drawn from since,
+    is not handed out again."""
+    for which in ("first", "second"):
+        with as_worker(Draws(), 0, 1, base_seed=77) as dataset:
+            lab.seeding.seed_worker(0)
+            got = float(dataset.rng.random())
+            dataset.rng.random()
+        expected = float(np.random.default_rng(77).random())
+        assert got == expected, (f"the {which} seeding with torch.initial_seed() = 77 in one process: dataset.rng drew {got} "
+                                 f"first, np.random.default_rng(77) draws {expected}: make a new Generator at every call")
+
+
 def test_in_a_simulated_worker_a_dataset_without_rng_is_left_alone(lab):
     with as_worker(NoRng(), 0, 1, base_seed=3) as dataset:
         lab.seeding.seed_worker(0)

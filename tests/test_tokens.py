@@ -122,6 +122,35 @@ def test_windows_of_an_int64_file_are_their_own_tensors(lab, tmp_path):
         "rewriting the file changed x or y read before: they view the memmap; copy the window (astype copies, copy=False does not)"
 
 
+def test_a_path_read_again_as_another_dtype(lab, tmp_path):
+    """Each dataset reads its file as its own dtype: a memmap kept per path (for all datasets of the process) would give
+    the second dataset the first one's tokens."""
+    path = tmp_path / "bytes.bin"
+    np.arange(40, dtype=np.uint8).tofile(path)
+    as_uint16 = lab.tokens.TokenWindows(path, block_size=2, dtype=np.uint16)
+    first = as_uint16[0][0].tolist()
+    as_uint8 = lab.tokens.TokenWindows(path, block_size=2, dtype=np.uint8)
+    assert as_uint8[0][0].tolist() == [0, 1], (f"the same file read as uint8 after a dataset read it as uint16 ({first}): "
+                                               f"expected x = [0, 1], got {as_uint8[0][0].tolist()}")
+
+
+def test_a_pickled_copy_reads_what_the_dataset_reads(lab, tmp_path):
+    """A DataLoader worker under spawn or forkserver gets the dataset pickled: the copy keeps its dtype, and one over an
+    empty file (which cannot be mapped) unpickles and has no window."""
+    path = tmp_path / "int32.bin"
+    (np.arange(30, dtype=np.int32) + 70_000).tofile(path)
+    ds = lab.tokens.TokenWindows(path, block_size=4, dtype=np.int32)
+    len(ds), ds[0]
+    copy = pickle.loads(pickle.dumps(ds))
+    assert [t.tolist() for t in copy[3]] == [t.tolist() for t in ds[3]], (
+        f"a pickled copy of TokenWindows(<int32 file>, block_size=4, dtype=np.int32) gave {copy[3]} for [3], the dataset "
+        f"{ds[3]}: keep the dtype in what you pickle")
+    empty = tmp_path / "empty.bin"
+    empty.write_bytes(b"")
+    nothing = pickle.loads(pickle.dumps(lab.tokens.TokenWindows(empty, block_size=4)))
+    assert len(nothing) == 0, "a pickled copy of a dataset over an empty file should have len 0"
+
+
 def test_len_of_an_empty_file_is_0(lab, tmp_path):
     path = tmp_path / "empty.bin"
     path.write_bytes(b"")
@@ -151,9 +180,10 @@ def test_getitems_returns_the_per_item_windows(lab, token_file):
     assert ds.__getitems__([]) == [], "an empty batch of indices gives an empty list"
 
 
-@pytest.mark.parametrize("bad", [32, -33], ids=["len", "minus_len_minus_1"])
+@pytest.mark.parametrize("bad", [32, -33, 2**63, -(2**63) - 1], ids=["len", "minus_len_minus_1", "beyond_int64", "below_int64"])
 def test_getitems_rejects_an_index_out_of_range(lab, token_file, bad):
-    """The first index past either end: len, and -len - 1 (which a wrapped offset would silently read)."""
+    """The first index past either end: len, and -len - 1 (which a wrapped offset would silently read); and ints no
+    int64 holds, which an unchecked np.array(indices, dtype=np.int64) turns into OverflowError."""
     ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)  # 32 windows: -32 <= i < 32
     with pytest.raises(IndexError):
         ds.__getitems__([0, bad])
@@ -210,9 +240,10 @@ def test_read_batch_stacks_the_per_item_windows(lab, token_file):
         assert torch.equal(part, want), f"read_batch({indices}): {name} should stack the per-item reads, {want.tolist()}, got {part.tolist()}"
 
 
-@pytest.mark.parametrize("bad", [32, -33], ids=["len", "minus_len_minus_1"])
+@pytest.mark.parametrize("bad", [32, -33, 2**63, -(2**63) - 1], ids=["len", "minus_len_minus_1", "beyond_int64", "below_int64"])
 def test_read_batch_rejects_an_index_out_of_range(lab, token_file, bad):
-    """The first index past either end: len, and -len - 1 (which a wrapped offset would silently read)."""
+    """The first index past either end: len, and -len - 1 (which a wrapped offset would silently read); and ints no
+    int64 holds, which an unchecked np.array(indices, dtype=np.int64) turns into OverflowError."""
     ds = lab.tokens.TokenWindows(token_file, block_size=4, stride=3)  # 32 windows: -32 <= i < 32
     with pytest.raises(IndexError):
         ds.read_batch([0, bad])

@@ -116,21 +116,7 @@ def generator_firsts(ctx):
     """Like :func:`pooled_firsts`, for the runs over a dataset whose instance has a Generator as rng."""
     return first_rows([("in a fork worker", lambda: epochs(ctx, "fork")),
                        ("in a forkserver worker", lambda: epochs(ctx, "forkserver")),
-                       ("in the only fork worker of its loader", lambda: one_worker_runs(ctx)),
-                       (f"in a fork worker whose worker_init_fn first called torch.manual_seed({RESEED} + worker_id)",
-                        lambda: reseeded_runs(ctx))])
-
-
-#: What a worker_init_fn of the user's own re-seeds torch with (plus the worker id) before it calls seed_worker.
-RESEED = 2**32 + 1000
-
-
-def reseeded_runs(ctx):
-    """The runs of 2 fork workers whose worker_init_fn re-seeds torch before calling seed_worker: the seed is torch's as
-    seed_worker finds it (torch.initial_seed()), not the loader's base seed plus the worker id."""
-    (reseed,) = ctx.boundaries(torch_reseeded_in_the_worker_first=RESEED)
-    return shared_probe(ctx, "seeding:in_workers", timeout=WORKER_TIMEOUT_S, start_method="fork", loader_seed=LOADER_SEED + 4,
-                        reseed=reseed, case=f"in 2 fork workers that call torch.manual_seed({reseed} + worker_id) first")
+                       ("in the only fork worker of its loader", lambda: one_worker_runs(ctx))])
 
 
 def first_rows(pool):
@@ -359,6 +345,9 @@ def check_seed_is_torch_initial_seed_modulo_2_32(ctx):
     worker_rows(ctx)
     for where, row in pooled_firsts(ctx):
         initial_seed = row["seed_before"]  # torch's seed as seed_worker found it (one that re-seeds torch moves it after)
+        expect(row["initial_seed"] % 2**32 == initial_seed % 2**32, f"{where}, torch.initial_seed() was {row['initial_seed']} "
+               f"after seed_worker: seeding torch too is allowed only with the seed itself (torch.manual_seed(seed), seed = "
+               f"{initial_seed % 2**32}), so that torch's stream stays the worker's own")
         want = first_draws(initial_seed % 2**32)
         for rng in [r for r in RNGS if seeded(row, r)]:
             expect(row[rng] == want[rng], f"{where}, the first {RNGS[rng]} was {row[rng]}, expected {want[rng]}: seed it "

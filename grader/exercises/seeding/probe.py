@@ -36,15 +36,12 @@ def next_draws(dataset=None):
 
 class SeedThenCall:
     """A worker_init_fn that notes the RNGs' next draws and torch's seed, then calls the student's seed_worker
-    (picklable: module level). With ``reseed``, it first re-seeds torch in the worker with ``reseed + worker_id``, as
-    a worker_init_fn of the user's own may before calling seed_worker: the seed is torch's as seed_worker finds it."""
+    (picklable: module level): a seed_worker that re-seeds torch moves torch's seed after, not before."""
 
-    def __init__(self, seed_worker, reseed=None):
-        self.seed_worker, self.reseed = seed_worker, reseed
+    def __init__(self, seed_worker):
+        self.seed_worker = seed_worker
 
     def __call__(self, worker_id):
-        if self.reseed is not None:
-            torch.manual_seed(self.reseed + worker_id)
         _BEFORE.update(next_draws(get_worker_info().dataset))
         _BEFORE["seed_before"] = str(torch.initial_seed())  # a string: 64-bit seeds do not fit collate's int64
         returned = self.seed_worker(worker_id)
@@ -178,13 +175,13 @@ _MISSING = object()
 
 
 def in_workers(start_method, loader_seed, epochs=1, reruns=0, n=8, with_rng=True, rng_none=False, rng_on_class=False,
-               num_workers=2, reseed=None):
-    """Items of a loader with ``num_workers`` workers and worker_init_fn=seed_worker (through SeedThenCall, which
-    re-seeds torch first with ``reseed``), per run (epochs first, then reruns); with ``rng_on_class`` over a dataset
-    whose rng is a class attribute. Each row also holds torch's seed as seed_worker found it (``seed_before``)."""
+               num_workers=2):
+    """Items of a loader with ``num_workers`` workers and worker_init_fn=seed_worker (through SeedThenCall), per run
+    (epochs first, then reruns); with ``rng_on_class`` over a dataset whose rng is a class attribute. Each row also
+    holds torch's seed as seed_worker found it (``seed_before``)."""
     module = load_submission("seeding")
     dataset = ClassRngDraws(n) if rng_on_class else Draws(n, with_rng=with_rng, rng_none=rng_none)
-    init = SeedThenCall(module.seed_worker, reseed)
+    init = SeedThenCall(module.seed_worker)
 
     def loader_runs(count):
         runs = []
