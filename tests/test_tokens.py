@@ -44,7 +44,7 @@ def test_negative_and_out_of_range_indices(lab, token_file):
     for negative, positive in ((-1, 11), (-12, 0)):
         got, want = ds[negative][0].tolist(), ds[positive][0].tolist()
         assert got == want, f"12 windows: ds[{negative}] should be ds[{positive}] (x = {want}), got x = {got}"
-    for bad in (12, 13, -13):
+    for bad in (12, 13, -13, 2**63, -(2**63) - 1):  # any other int, also one no int64 holds
         with pytest.raises(IndexError):
             ds[bad]
 

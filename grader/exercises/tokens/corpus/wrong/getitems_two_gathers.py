@@ -32,7 +32,10 @@
         if len(indices) == 0:
             return []  # nothing to read; an empty file cannot even be mapped
         n = len(self)
-        index = np.asarray(indices, dtype=np.int64).reshape(-1)
+        try:
+            index = np.asarray(indices, dtype=np.int64).reshape(-1)
+        except OverflowError:  # an int beyond int64 is out of range whatever the length
+            raise IndexError(f"a window index in {list(indices)} is out of range for {n} windows") from None
         if ((index < -n) | (index >= n)).any():
             raise IndexError(f"a window index in {list(indices)} is out of range for {n} windows")
         starts = np.where(index < 0, index + n, index) * self.stride
