@@ -67,12 +67,6 @@ def check_len_counts_the_windows_that_fit(ctx):
         expect(got == want, f"len({call_text(spec, case['block'], case['stride'])}) returned {got}, expected {want}")
 
 
-
-
-
-
-
-
 def check_windows_are_x_and_y_shifted_by_one(ctx):
     """Proves ds[i] is (x, y): the first and last block_size tokens of window [i*stride, i*stride + block_size + 1),
     ids above 32767 intact, in uint16 (the default dtype, left out), uint32 and int32 files given as pathlib.Path.
@@ -138,8 +132,6 @@ def check_negative_and_out_of_range_indices(ctx):
     for i in out_of_range:
         item = items[i]
         expect(item.get("error") == "IndexError", f"{call}[{i}] with len {length} should raise IndexError, got {item.get('error') or 'a window'}")
-
-
 
 
 def check_getitems_returns_the_per_item_windows(ctx):
@@ -222,12 +214,6 @@ def check_getitems_of_no_index_is_empty(ctx):
 
 
 # ---------------------------------------------------------------- read_batch
-
-
-
-
-
-
 
 
 def check_read_batch_is_two_int64_tensors_of_shape_b_by_t(ctx):
@@ -351,8 +337,6 @@ def check_read_batch_in_real_workers(ctx):
             have, exp = {k: batch[k] for k in ("x", "y")}, {k: exp[k] for k in ("x", "y")}
             expect(have == exp, f"with {method} workers, whole batch {i} of {call_text(spec, block, stride)}.read_batch "
                    f"differs from the main process's:\n  main process {show(exp)}\n  workers      {show(have)}")
-
-
 
 
 def check_pickles_small_after_init_and_use(ctx):
