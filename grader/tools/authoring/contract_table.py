@@ -44,6 +44,7 @@ from pathlib import Path
 
 from grader import registry
 from grader.engine import promise_states
+from grader.engine.results import VISIBILITIES
 from grader.paths import REPO
 from grader.toml_file import read_toml
 from grader.tools.authoring.stubs import BEGIN, END
@@ -233,8 +234,6 @@ def test_exists(exercise: str, name: str, repo: Path = REPO) -> bool:
 
 def entry_problems(entries: list[Entry]) -> list[str]:
     """Ids well formed (<exercise>.<name>) and unique; promises with tests and boundaries, explanations with a reason."""
-    from grader.engine.results import VISIBILITIES  # the result model's list: one place says which visibilities exist
-
     found, seen = [], set()
     for e in entries:
         match = _ID.match(e.id)
