@@ -329,6 +329,9 @@ def check_read_batch_in_real_workers(ctx):
                         batch_size=batch_size, start_method=method, workers=POOL_WORKERS[method],
                         case=f"in {POOL_WORKERS[method]} {method} worker(s), on {file_words(spec)}")
         want, batches = got["in_process"], got["batches"]
+        odd = next((show(b["x"]) for b in want if b["dtype"] is None), None) if want else "no batch"
+        expect(odd is None, f"read_batch of {call_text(spec, block, stride)} gave {odd} in the main process, not an (x, y) "
+               "pair of arrays, so the workers' whole batches had nothing to be compared with")
         expect(len({b["pid"] for b in batches}) == POOL_WORKERS[method],
                f"with {method} workers: batches should come from {POOL_WORKERS[method]} worker process(es)")
         expect(len(batches) == len(want), f"with {method} workers: expected {len(want)} whole batches, as in the main process, "
@@ -415,6 +418,9 @@ def check_same_batches_in_real_workers(ctx):
         first = next((left["error"] for left in got["left_out"] if left["file"] == 0), None)
         expect(first is None, f"TokenWindows(<file of 200 uint16 tokens>, block_size={block}, stride={stride}), len() and its "
                f"first window raised {first} in the main process, so the workers' batches had nothing to be compared with")
+        odd = next((show(b["x"]) for b in want if b["dtype"] is None), None) if want else "no batch"
+        expect(odd is None, f"a DataLoader without workers over TokenWindows(..., block_size={block}, stride={stride}) gave "
+               f"{odd}, not (x, y) batches of tensors, so the workers' batches had nothing to be compared with")
         expect(len({b["pid"] for b in batches}) == POOL_WORKERS[method],
                f"with {method} workers: batches should come from {POOL_WORKERS[method]} worker process(es)")
         expect(len(batches) == len(want), f"with {method} workers: expected {len(want)} batches, as in the main process, got {len(batches)}")
