@@ -398,7 +398,7 @@ def check_without_generator_follows_torch_global_seed(ctx):
     expect(got["interleaved"] == got["first"], "after the same torch.manual_seed, an epoch during which other code drew from "
            "torch's global RNG between its batches (torch.rand(1) after each, as a training step's dropout would) differs "
            "from one without: draw the epoch's randomness when iter() is called or at its first next(), not batch by batch")
-    # Every epoch a fresh seed from torch's global RNG, from all of its values: 20! orders, none may repeat.
+    # Every epoch a fresh seed from torch's global RNG, from all of its values: of 2.4e17 possible epochs, none repeats.
     (count,) = ctx.boundaries(epochs_that_must_all_differ=REPEAT_EPOCHS)
     many = ctx.probe("bucketing:distinct_epochs", lengths=list(range(60)), batch_size=30, pool_batches=1, torch_seed=7,
                      count=count, case=f"over {count:,} epochs with generator=None")

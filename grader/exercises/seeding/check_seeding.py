@@ -356,8 +356,10 @@ def check_seed_is_torch_initial_seed_modulo_2_32(ctx):
     # The simulated worker's datasets, seeded one after the other in one process with one torch seed: every Generator
     # seed_worker puts in place draws what a fresh default_rng(seed) does, also the second time (none kept and reused).
     _reference, rows = simulated(ctx, ctx.boundaries(**SIMULATED_CASES))
-    for row in [r for r in [_reference, *rows] if "error" not in r and r["replaced"] and r["rng_type"] == "Generator"]:
-        again = ", seeded a second time in one process with the same torch seed," if row.get("again") else ""
+    for earlier, row in enumerate([_reference, *rows]):
+        if "error" in row or not row["replaced"] or row["rng_type"] != "Generator":
+            continue  # an rng left in place, or not a Generator, is check_dataset_rng_is_replaced_in_workers's to judge
+        again = f", after {earlier} earlier seeding(s) in the same process with the same torch seed," if earlier else ""
         expect(row["seeded"], f"seed_worker(0) in a worker over {dataset_words(row)}{again} with torch.initial_seed() = "
                f"{SIMULATED_SEED}: dataset.rng does not draw what np.random.default_rng({SIMULATED_SEED % 2**32}) draws "
                "first: make a new Generator seeded with torch.initial_seed() % 2**32 at every call (one kept from an earlier "
