@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from grader import registry
-from grader.engine.checking import expect, shared_probe, show
+from grader.engine.checking import ProbeProblem, expect, shared_probe, show
 from grader.shared.states import STATE_WORDS
 
 
@@ -116,6 +116,22 @@ def check_epoch_partitions_the_indices(ctx):
         for state, epoch in state_epochs(got):
             problem = partition_problem(epoch, n, bs, drop)
             expect(not problem, f"{call_text(n, bs, pool, drop)}, the sampler {state}:\n  {problem}")
+    # Every epoch of the long runs the distribution judges read, however many came before it (a run that failed is
+    # theirs to judge).
+    (one_pool,) = ctx.boundaries(six_orders_of_three_batches=1000)
+    try:
+        codes, many = order_codes_run(ctx, one_pool), repeats_run(ctx)
+    except ProbeProblem:
+        return
+    if "x" in codes:
+        expect(False, f"{call_text(6, 2, one_pool, False)} over lengths [0, 1, 2, 3, 4, 5]: epoch {codes.index('x') + 1} of "
+               f"{len(codes):,} was not the 6 indices in 3 batches of 2 (every epoch partitions the indices, however many "
+               "came before it)")
+    if many["first_malformed"] is not None:
+        k, sizes = many["first_malformed"]
+        expect(False, f"generator=None, 60 lengths, batch_size 30, pool_batches=1: epoch {k + 1} of {many['epochs']:,} was "
+               f"batches of sizes {sizes[:8]}, not every index once in 2 batches of 30 (every epoch partitions the indices, "
+               "however many came before it)")
     # drop_last drops the short batch, which is one end of the sorted final pool: with one pool over distinct lengths, the
     # indices not yielded are those of the 5 shortest or the 5 longest lengths, in every epoch (never 5 drawn at random).
     (pool,) = ctx.boundaries(one_pool_drop_last_distinct_lengths=1000)
@@ -133,6 +149,21 @@ def check_epoch_partitions_the_indices(ctx):
         expect(dropped in ends, f"{call_text(37, 8, pool, True)} over 37 distinct lengths (one pool): the indices not yielded "
                f"have lengths {sorted(lengths[i] for i in dropped)}; expected the short batch of the sorted pool, the 5 shortest "
                "([0, 1, 2, 3, 4]) or the 5 longest ([32, ..., 36]): sort and slice first, then drop the short batch")
+
+
+def order_codes_run(ctx, one_pool):
+    """The probe's order_codes over 6 distinct lengths in batches of 2, one pool: ORDER_EPOCHS epochs, run once per
+    grading (the order's judge and the partition judge read it)."""
+    return shared_probe(ctx, "bucketing:order_codes", lengths=[0, 1, 2, 3, 4, 5], batch_size=2, pool_batches=one_pool,
+                        seed=11, count=ORDER_EPOCHS)
+
+
+def repeats_run(ctx):
+    """The probe's distinct_epochs: REPEAT_EPOCHS epochs with generator=None over 60 lengths in batches of 30, pools of
+    one batch, run once per grading (the repeats' judge and the partition judge read it)."""
+    (count,) = ctx.boundaries(epochs_that_must_all_differ=REPEAT_EPOCHS)
+    return shared_probe(ctx, "bucketing:distinct_epochs", lengths=list(range(60)), batch_size=30, pool_batches=1,
+                        torch_seed=7, count=count, case=f"over {count:,} epochs with generator=None")
 
 
 #: The lengths of the state runs: small, with ties.
@@ -271,9 +302,8 @@ def three_epochs(ctx):
 ORDER_EPOCHS, ORDER_CHI_SQUARE = 6_000, 36.0
 #: The epochs with generator=None that must all differ, each two batches of 30 of 60 distinct lengths in pools of one
 #: batch (C(60, 30) * 2 = 2.4e17 epochs): a seed space of 2**24 (a float32 draw) repeats one about
-#: REPEAT_EPOCHS**2 / 2**25 (4.3) times, a right answer once in 3e9 gradings. Judged only where the first FREE_EPOCHS
-#: all differ (see check_without_generator_follows_torch_global_seed).
-REPEAT_EPOCHS, FREE_EPOCHS = 12_000, 1_000
+#: REPEAT_EPOCHS**2 / 2**25 (4.3) times, a right answer once in 3e9 gradings.
+REPEAT_EPOCHS = 12_000
 
 
 def moves(epochs):
@@ -306,8 +336,7 @@ def check_batch_order_is_shuffled(ctx):
     #   check_pools_cut_padding_and_one_batch_pools_do_not's promise), so the bound is 24.
     one_pool, pools_of_one, pools_of_4 = ctx.boundaries(six_orders_of_three_batches=1000, short_batch_places=1,
                                                         pools_interleave=4)
-    codes = shared_probe(ctx, "bucketing:order_codes", lengths=[0, 1, 2, 3, 4, 5], batch_size=2, pool_batches=one_pool,
-                         seed=11, count=ORDER_EPOCHS)
+    codes = order_codes_run(ctx, one_pool)
     counts = [codes.count(str(k)) for k in range(6)]
     judged = sum(counts)
     if len(set(codes) - {"x"}) > 1 and judged >= ORDER_EPOCHS * 2 // 3:  # epochs that do not move are the generator check's
@@ -399,16 +428,14 @@ def check_without_generator_follows_torch_global_seed(ctx):
            "torch's global RNG between its batches (torch.rand(1) after each, as a training step's dropout would) differs "
            "from one without: draw the epoch's randomness when iter() is called or at its first next(), not batch by batch")
     # Every epoch a fresh seed from torch's global RNG, from all of its values: of 2.4e17 possible epochs, none repeats.
-    (count,) = ctx.boundaries(epochs_that_must_all_differ=REPEAT_EPOCHS)
-    many = ctx.probe("bucketing:distinct_epochs", lengths=list(range(60)), batch_size=30, pool_batches=1, torch_seed=7,
-                     count=count, case=f"over {count:,} epochs with generator=None")
+    many = repeats_run(ctx)
     earlier, later = many["first_repeat"] or (None, None)
-    # Judged where the first FREE_EPOCHS epochs all differ: epochs that repeat sooner (one epoch over and over, or a few)
-    # come from how the answer cuts pools and batches, which the replay, partition and pool judges judge; a seed space
-    # of 2**24 shows only later (about 5,000 epochs in).
-    if later is None or later >= FREE_EPOCHS:
-        expect(many["distinct"] == count, f"generator=None over 60 distinct lengths, batch_size 30, pool_batches=1 (2.4e17 "
-               f"possible epochs), after torch.manual_seed(7): of {count:,} epochs only {many['distinct']:,} differ (epoch "
+    # Judged where every epoch partitions the indices (check_epoch_partitions_the_indices judges that, on this run too)
+    # and the pools mix, grouping the indices into batches in more than one way: an answer whose batches are the same
+    # sets every epoch (one pool over everything, say) has few epochs for a reason the pool judges judge.
+    if many["first_malformed"] is None and many["groupings"] > 1:
+        expect(many["distinct"] == many["epochs"], f"generator=None over 60 distinct lengths, batch_size 30, pool_batches=1 (2.4e17 "
+               f"possible epochs), after torch.manual_seed(7): of {many['epochs']:,} epochs only {many['distinct']:,} differ (epoch "
                f"{later} repeated epoch {earlier}): the seed drawn from torch's global RNG takes too few values (a float from "
                "torch.rand has 2**24); draw an int64 seed (torch.randint, or torch.empty((), dtype=torch.int64).random_()), "
                "or the permutation itself")

@@ -184,17 +184,24 @@ def order_codes(lengths, batch_size, pool_batches, seed, count):
 
 def distinct_epochs(lengths, batch_size, pool_batches, torch_seed, count):
     """``count`` epochs of one sampler with generator=None after ``torch.manual_seed(torch_seed)``: how many were
-    distinct, and the first epoch that repeated an earlier one ([earlier, later] numbers, or None)."""
+    distinct, the first epoch that repeated an earlier one ([earlier, later] numbers, or None), how many distinct
+    groupings of the indices into batches there were (the batches as sets, their order aside), and the first epoch
+    that is not every index once in batches of ``batch_size`` (its number and batch sizes, or None)."""
     module = load_submission("bucketing")
     sampler = module.BucketBatchSampler(list(lengths), batch_size, pool_batches=pool_batches)
     torch.manual_seed(torch_seed)
-    seen, repeat = {}, None
+    seen, groupings, repeat, malformed = {}, set(), None, None
     for k in range(count):
-        epoch = tuple(tuple(int(i) for i in batch) for batch in sampler)
+        epoch = tuple(tuple(int(i) for i in batch) for batch in itertools.islice(iter(sampler), 64))  # 2 in a right answer
         if epoch in seen and repeat is None:
             repeat = [seen[epoch], k]
         seen.setdefault(epoch, k)
-    return {"epochs": count, "distinct": len(seen), "first_repeat": repeat}
+        groupings.add(frozenset(frozenset(batch) for batch in epoch))
+        if malformed is None and (sorted(i for batch in epoch for i in batch) != list(range(len(lengths)))
+                                  or any(len(batch) != batch_size for batch in epoch)):
+            malformed = [k, [len(batch) for batch in epoch]]
+    return {"epochs": count, "distinct": len(seen), "first_repeat": repeat, "groupings": len(groupings),
+            "first_malformed": malformed}
 
 
 def _bypass_init(cls, lengths, batch_size):

@@ -101,6 +101,9 @@ FIGURES: dict[str, Callable[[Path], str]] = {
     "write_quota_entries": _const("grader.inside.quota", "MAX_ENTRIES", fmt="{:,.0f}"),
     "write_quota_mb": _const("grader.sandbox.zygote_setup", "WRITE_QUOTA_MB"),
     "contract_file_mb": _const("grader.tools.intake.commit_reader", "CONTRACT_FILE_MAX_BYTES", 1_000_000),
+    "order_epochs": _const("grader.exercises.bucketing.check_bucketing", "ORDER_EPOCHS", fmt="{:,.0f}"),
+    "order_chi_square": _const("grader.exercises.bucketing.check_bucketing", "ORDER_CHI_SQUARE"),
+    "repeat_epochs": _const("grader.exercises.bucketing.check_bucketing", "REPEAT_EPOCHS", fmt="{:,.0f}"),
 }
 
 

@@ -1,6 +1,6 @@
 # WRONG: with generator=None it draws its seed as int(torch.rand(()) * 2**32); a float32 in [0, 1) takes only 2**24 values, so only 2**24 epochs are possible and they repeat far too often.
 # breaks: bucketing.without_generator_follows_torch_global_seed
-# HIDDEN: a property of the sampler's randomness: 12,000 epochs show a seed space of 2**24, more than the public tests draw
+# HIDDEN: a property of the sampler's randomness: only thousands of epochs show a seed space of 2**24, more than the public tests draw
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__
         generator = self.generator

@@ -1,6 +1,6 @@
 # WRONG: shuffles the batch order with the naive swap-with-any-position loop (j drawn from all k positions at every i), which is random but not uniform over orders.
 # breaks: bucketing.batch_order_is_shuffled
-# HIDDEN: a property of the sampler's randomness: 6,000 epochs show orders of 5/27 and 4/27 where each should be 1/6, more than the public tests draw
+# HIDDEN: a property of the sampler's randomness: only thousands of epochs show orders of 5/27 and 4/27 where each should be 1/6, more than the public tests draw
 
 ### BEGIN SOLUTION BucketBatchSampler.__iter__
         generator = self.generator
